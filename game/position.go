@@ -1,0 +1,195 @@
+package game
+
+import (
+	"fmt"
+	"slices"
+)
+
+// KoRule is the repetition rule one colour plays under.
+type KoRule uint8
+
+// Ko rules, chosen per colour.
+const (
+	// SimpleKo forbids only the immediate recapture of a single stone.
+	SimpleKo KoRule = iota
+	// PositionalSuperko forbids any move that recreates an earlier
+	// whole-board arrangement of stones (and includes simple ko).
+	PositionalSuperko
+	// NoKoCapture forbids, on top of positional superko, every capture that
+	// creates a ko (one stone taken by a lone stone left in atari). It is
+	// what a problem's "disallow_ko" means for the living side: its win must
+	// never depend on winning a ko, so it may not take one at all; a win
+	// proved under this rule stands whatever ko threats the opponent has.
+	NoKoCapture
+)
+
+// String names the rule.
+func (r KoRule) String() string {
+	switch r {
+	case SimpleKo:
+		return "simple"
+	case PositionalSuperko:
+		return "psk"
+	case NoKoCapture:
+		return "no-ko-capture"
+	}
+	return fmt.Sprintf("KoRule(%d)", r)
+}
+
+// Position is a board with the side to move, the count of consecutive passes,
+// the ko rule of each colour and the history that superko needs.
+//
+// Copy (or a plain assignment followed by Fork) is the cheap undo for
+// search: the board is a value, and the history is shared until it grows.
+type Position struct {
+	Board
+	toMove  Color
+	passes  int
+	moveNum int
+	koRule  [3]KoRule
+	// history holds the stone hashes of earlier positions, for superko.
+	// It is shared between copies and capped so appends reallocate.
+	history []uint64
+}
+
+// NewPosition returns the empty board of the given size with Black to move
+// and simple ko for both colours.
+func NewPosition(size int) (*Position, error) {
+	b, err := NewBoard(size)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{Board: *b, toMove: Black}, nil
+}
+
+// Copy returns an independent copy of the position.
+func (p *Position) Copy() *Position {
+	c := *p
+	c.history = p.history[:len(p.history):len(p.history)]
+	return &c
+}
+
+// ToMove returns the side to move.
+func (p *Position) ToMove() Color { return p.toMove }
+
+// SetToMove sets the side to move (setup, PL[]). It clears the ko point,
+// which belongs to the other side's turn.
+func (p *Position) SetToMove(c Color) {
+	if c != p.toMove {
+		p.ko = NoPoint
+	}
+	p.toMove = c
+}
+
+// Passes returns the number of consecutive passes just played.
+func (p *Position) Passes() int { return p.passes }
+
+// MoveNumber returns the number of moves (passes included) played from the
+// start of the position's history.
+func (p *Position) MoveNumber() int { return p.moveNum }
+
+// KoRule returns the ko rule colour c plays under.
+func (p *Position) KoRule(c Color) KoRule { return p.koRule[c] }
+
+// SetKoRule sets the ko rule of colour c.
+func (p *Position) SetKoRule(c Color, r KoRule) { p.koRule[c] = r }
+
+// Hash returns the Zobrist hash of the stones, the side to move, the ko
+// point and whether the last move was a pass (which decides whether the next
+// pass ends the game). Positions with equal hashes are treated as equal by
+// the transposition table.
+func (p *Position) Hash() uint64 {
+	h := p.hash ^ zobrist.toMove[p.toMove-1]
+	if p.ko != NoPoint {
+		h ^= zobrist.ko[p.ko]
+	}
+	return h ^ zobrist.passes[min(p.passes, 2)]
+}
+
+// IsLegal reports whether the side to move may play m under its ko rule.
+func (p *Position) IsLegal(m Point) bool {
+	return p.legal(p.toMove, m) == ""
+}
+
+// legal returns "" for a legal move, or why it is illegal.
+func (p *Position) legal(c Color, m Point) string {
+	if m == Pass {
+		return ""
+	}
+	if !p.Board.Legal(c, m) {
+		return p.illegalReason(c, m)
+	}
+	rule := p.koRule[c]
+	if rule == SimpleKo {
+		return ""
+	}
+	if rule == NoKoCapture && p.isKoCapture(c, m) {
+		return "ko capture forbidden for this colour"
+	}
+	if len(p.history) > 0 {
+		next := p.hashAfter(c, m)
+		if next == p.hash || slices.Contains(p.history, next) {
+			return "positional superko"
+		}
+	}
+	return ""
+}
+
+// isKoCapture reports whether c at m takes exactly one stone and leaves the
+// new stone alone with a single liberty, i.e. starts or retakes a ko.
+func (p *Position) isKoCapture(c Color, m Point) bool {
+	if p.CaptureCount(c, m) != 1 {
+		return false
+	}
+	for _, q := range p.Neighbors(m) {
+		if p.color[q] == c || p.color[q] == Empty {
+			return false
+		}
+	}
+	return true
+}
+
+// Play plays m for the side to move and passes the turn. An illegal move
+// returns an error naming the move and leaves the position unchanged.
+func (p *Position) Play(m Point) error {
+	if why := p.legal(p.toMove, m); why != "" {
+		return fmt.Errorf("game: illegal move %v %s: %s", p.toMove, p.PointString(m), why)
+	}
+	p.history = append(p.history, p.hash)
+	if m == Pass {
+		p.ko = NoPoint
+		p.passes++
+	} else {
+		p.play(p.toMove, m)
+		p.passes = 0
+	}
+	p.moveNum++
+	p.toMove = p.toMove.Opponent()
+	return nil
+}
+
+// LegalMoves appends to dst the legal moves of the side to move among the
+// points of allowed (every point when allowed is nil), without Pass.
+func (p *Position) LegalMoves(dst []Point, allowed *PointSet) []Point {
+	for i := 0; i < p.cells; i++ {
+		m := Point(i)
+		if p.color[m] != Empty || (allowed != nil && !allowed.Has(m)) {
+			continue
+		}
+		if p.IsLegal(m) {
+			dst = append(dst, m)
+		}
+	}
+	return dst
+}
+
+// History returns the stone hashes of earlier positions, oldest first.
+// The caller must not modify it.
+func (p *Position) History() []uint64 { return p.history }
+
+// ClearHistory forgets earlier positions and passes: the position becomes a
+// fresh start (problem setup).
+func (p *Position) ClearHistory() {
+	p.history = nil
+	p.passes = 0
+}
