@@ -1,0 +1,154 @@
+package mcts
+
+import (
+	"math"
+
+	"lifezero/game"
+)
+
+// NodeID indexes a node in a Tree. The root is 0.
+type NodeID int32
+
+// None is the NodeID of no node (the root's parent).
+const None NodeID = -1
+
+// Node is one tree node: the move that leads to it, its children (a
+// contiguous run of the arena), its prior and its statistics. Values are
+// kept from the point of view of Player, the side that played Move.
+type Node struct {
+	Move        game.Point
+	Player      game.Color
+	Parent      NodeID
+	FirstChild  NodeID
+	NumChildren int32
+	Prior       float32
+	Visits      int32
+	VirtualLoss int32
+	ValueSum    float64 // sum of backed-up values in [0,1] for Player
+}
+
+// Expanded reports whether the node's children have been created.
+func (n *Node) Expanded() bool { return n.FirstChild != None }
+
+// Tree is an arena of nodes. The zero Tree is not usable; call NewTree.
+type Tree struct {
+	Nodes []Node
+}
+
+// NewTree returns a tree holding only a root whose move was played by
+// lastMover (the opponent of the side to move at the root).
+func NewTree(lastMover game.Color) *Tree {
+	return &Tree{Nodes: []Node{{Move: game.NoPoint, Player: lastMover, Parent: None, FirstChild: None, Prior: 1}}}
+}
+
+// Node returns the node with the given id.
+func (t *Tree) Node(id NodeID) *Node { return &t.Nodes[id] }
+
+// Len returns the number of nodes.
+func (t *Tree) Len() int { return len(t.Nodes) }
+
+// Children returns the ids of the children of id, in creation order.
+func (t *Tree) Children(id NodeID) []NodeID {
+	n := &t.Nodes[id]
+	if !n.Expanded() {
+		return nil
+	}
+	out := make([]NodeID, n.NumChildren)
+	for i := range out {
+		out[i] = n.FirstChild + NodeID(i)
+	}
+	return out
+}
+
+// Expand creates one child per move, with the given priors, played by
+// player. It does nothing to an already expanded node.
+func (t *Tree) Expand(id NodeID, player game.Color, moves []game.Point, priors []float32) {
+	if t.Nodes[id].Expanded() {
+		return
+	}
+	first := NodeID(len(t.Nodes))
+	for i, m := range moves {
+		t.Nodes = append(t.Nodes, Node{Move: m, Player: player, Parent: id, FirstChild: None, Prior: priors[i]})
+	}
+	n := &t.Nodes[id]
+	n.FirstChild = first
+	n.NumChildren = int32(len(moves))
+}
+
+// Exploration returns AlphaZero's growing exploration constant
+// c(N) = log((1 + N + 19652) / 19652) + 1.25 scaled as in the reference
+// solver (base 1.5 in place of 1.25).
+func Exploration(parentVisits int32) float64 {
+	return math.Log((1+float64(parentVisits)+19652)/19652) + 1.5
+}
+
+// Q returns the mean value of a node for its Player, counting virtual losses
+// as losses; an unvisited node gets fpu.
+func (n *Node) Q(fpu float64) float64 {
+	v := n.Visits + n.VirtualLoss
+	if v == 0 {
+		return fpu
+	}
+	return n.ValueSum / float64(v)
+}
+
+// Select returns the child of id with the highest PUCT score, skipping the
+// children for which skip returns true (proven, pruned). It returns None
+// when every child is skipped or the node has none.
+func (t *Tree) Select(id NodeID, skip func(NodeID) bool) NodeID {
+	parent := &t.Nodes[id]
+	pv := parent.Visits + parent.VirtualLoss
+	c := Exploration(pv) * math.Sqrt(float64(pv)+1)
+	// First-play urgency: an unvisited child is valued like its parent from
+	// the mover's side, so well-valued moves are widened first.
+	fpu := 1 - parent.Q(0.5)
+	best, bestScore := None, math.Inf(-1)
+	for i := int32(0); i < parent.NumChildren; i++ {
+		cid := parent.FirstChild + NodeID(i)
+		if skip != nil && skip(cid) {
+			continue
+		}
+		ch := &t.Nodes[cid]
+		score := ch.Q(fpu) + c*float64(ch.Prior)/float64(1+ch.Visits+ch.VirtualLoss)
+		if score > bestScore {
+			best, bestScore = cid, score
+		}
+	}
+	return best
+}
+
+// AddVirtualLoss marks the path from id to the root as being evaluated, so
+// parallel descents spread out.
+func (t *Tree) AddVirtualLoss(id NodeID) {
+	for ; id != None; id = t.Nodes[id].Parent {
+		t.Nodes[id].VirtualLoss++
+	}
+}
+
+// Backup adds value (in [0,1], for the side given by forPlayer) to every
+// node from id up to the root, removing one virtual loss where withVirtual.
+func (t *Tree) Backup(id NodeID, value float64, forPlayer game.Color, withVirtual bool) {
+	for ; id != None; id = t.Nodes[id].Parent {
+		n := &t.Nodes[id]
+		n.Visits++
+		if withVirtual && n.VirtualLoss > 0 {
+			n.VirtualLoss--
+		}
+		if n.Player == forPlayer {
+			n.ValueSum += value
+		} else {
+			n.ValueSum += 1 - value
+		}
+	}
+}
+
+// MostVisited returns the child of id with the most visits (None if none).
+func (t *Tree) MostVisited(id NodeID) NodeID {
+	best, most := None, int32(-1)
+	for _, c := range t.Children(id) {
+		if v := t.Nodes[c].Visits; v > most {
+			best, most = c, v
+		}
+	}
+	return best
+}
