@@ -117,20 +117,41 @@ func verifyFile(dir string, f FileEntry) error {
 	if err != nil {
 		return fmt.Errorf("datasets: %s: %w", path, err)
 	}
-	if st.Size() < f.Bytes {
-		return fmt.Errorf("datasets: %s: truncated: %d bytes, manifest says %d", path, st.Size(), f.Bytes)
+	if err := checkSize(path, st.Size(), f); err != nil {
+		return err // don't hash a file of the wrong size
 	}
-	if st.Size() > f.Bytes {
-		return fmt.Errorf("datasets: %s: too long: %d bytes, manifest says %d", path, st.Size(), f.Bytes)
-	}
-	sha, _, err := HashFile(path)
+	sha, size, err := HashFile(path)
 	if err != nil {
+		return err
+	}
+	return checkContent(path, size, sha, f)
+}
+
+// checkSize compares a file's size with its manifest entry.
+func checkSize(path string, size int64, f FileEntry) error {
+	switch {
+	case size < f.Bytes:
+		return fmt.Errorf("datasets: %s: truncated: %d bytes, manifest says %d", path, size, f.Bytes)
+	case size > f.Bytes:
+		return fmt.Errorf("datasets: %s: too long: %d bytes, manifest says %d", path, size, f.Bytes)
+	}
+	return nil
+}
+
+// checkContent compares a file's size and SHA-256 with its manifest entry.
+func checkContent(path string, size int64, sha string, f FileEntry) error {
+	if err := checkSize(path, size, f); err != nil {
 		return err
 	}
 	if sha != f.SHA256 {
 		return fmt.Errorf("datasets: %s: corrupt: sha256 %s, manifest says %s", path, sha, f.SHA256)
 	}
 	return nil
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // HashFile returns the hex SHA-256 and the size of the file at path.
