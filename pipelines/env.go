@@ -38,6 +38,12 @@ func (e *Env) WriteManifest(m *datasets.Manifest) error {
 	return datasets.WriteManifest(e.OutDir, m)
 }
 
+// Manifest returns a manifest of the given dataset kind with Stage and
+// InputHash set, for datasets.Writer.Commit.
+func (e *Env) Manifest(kind string, schemaVersion int) datasets.Manifest {
+	return datasets.Manifest{Kind: kind, SchemaVersion: schemaVersion, Stage: e.Stage, InputHash: e.InputHash}
+}
+
 // FileEntry describes the file name (relative to OutDir) for a manifest,
 // hashing it.
 func (e *Env) FileEntry(name string, rows int64) (datasets.FileEntry, error) {

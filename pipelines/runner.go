@@ -50,10 +50,17 @@ type Runner struct {
 	NewProgress func(stage string, log *slog.Logger) Progress
 }
 
-// runMarker is the file the runner keeps in a stage's output directory while
-// the stage runs: it tells a later run which input hash the partial work in
-// the directory belongs to.
-const runMarker = "_run.json"
+// StateDir is the directory of the workdir where the runner keeps, for each
+// stage that has started but not finished, a marker <stage>.json telling a
+// later run which input hash the partial work in its output directory belongs
+// to. It lives outside the output directories, which hold only dataset files.
+const StateDir = "_state"
+
+// ReportDir is the subdirectory of a stage's output directory that holds its
+// report section and plots (see package evaluate). The runner removes it
+// before the stage runs: a report is always written whole, and a leftover one
+// would keep datasets.NewWriter from reusing the directory.
+const ReportDir = "report"
 
 type marker struct {
 	Stage     string    `json:"stage"`
@@ -147,7 +154,8 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 			log.Warn("cached output does not verify: rerunning", "kind", st.Kind.Name, "err", err)
 		}
 	}
-	if err := prepareOutDir(dir, marker{Stage: st.Name, Kind: st.Kind.Name, InputHash: hash}, force, log); err != nil {
+	markerPath := filepath.Join(p.Workdir, StateDir, st.Name+".json")
+	if err := prepareOutDir(dir, markerPath, marker{Stage: st.Name, Kind: st.Kind.Name, InputHash: hash}, force, log); err != nil {
 		return fail(err)
 	}
 	env := &Env{
@@ -165,7 +173,7 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 	if m.InputHash != hash {
 		return fail(fmt.Errorf("the stage wrote a manifest with input hash %q, want %q (use Env.WriteManifest)", m.InputHash, hash))
 	}
-	os.Remove(filepath.Join(dir, runMarker))
+	os.Remove(markerPath)
 	res.Status, res.Rows, res.Duration = StatusRan, m.Rows, time.Since(start)
 	log.Info("stage done", "kind", st.Kind.Name, "rows", m.Rows, "seconds", res.Duration.Seconds())
 	return res, m
@@ -223,11 +231,11 @@ func (p *Pipeline) resolveInputs(st *Stage, outs map[string]*datasets.Manifest) 
 // (a manifest with another hash, or one that does not verify) and partial
 // work of another config are removed; partial work of this config is kept so
 // the stage can resume inside itself. The marker records the config.
-func prepareOutDir(dir string, mk marker, force bool, log *slog.Logger) error {
+func prepareOutDir(dir, markerPath string, mk marker, force bool, log *slog.Logger) error {
 	wipe := force
 	if _, err := os.Stat(filepath.Join(dir, datasets.ManifestName)); err == nil {
 		wipe = true
-	} else if old, err := readMarker(dir); err == nil && old.InputHash != mk.InputHash {
+	} else if old, err := readMarker(markerPath); err == nil && old.InputHash != mk.InputHash {
 		log.Info("discarding partial output of another config", "dir", dir)
 		wipe = true
 	}
@@ -236,20 +244,25 @@ func prepareOutDir(dir string, mk marker, force bool, log *slog.Logger) error {
 			return fmt.Errorf("clear output dir: %w", err)
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("output dir: %w", err)
+	if err := os.RemoveAll(filepath.Join(dir, ReportDir)); err != nil {
+		return fmt.Errorf("clear old report: %w", err)
+	}
+	for _, d := range []string{dir, filepath.Dir(markerPath)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("output dir: %w", err)
+		}
 	}
 	mk.Started = time.Now().UTC()
 	data, err := json.MarshalIndent(mk, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, runMarker), append(data, '\n'))
+	return writeFileAtomic(markerPath, append(data, '\n'))
 }
 
-func readMarker(dir string) (marker, error) {
+func readMarker(path string) (marker, error) {
 	var mk marker
-	data, err := os.ReadFile(filepath.Join(dir, runMarker))
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return mk, err
 	}

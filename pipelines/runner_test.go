@@ -76,7 +76,7 @@ func TestRunAndCache(t *testing.T) {
 	if string(data) != want {
 		t.Errorf("c output\n%s\nwant\n%s", data, want)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "runs", "chain", "c", runMarker)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, "runs", "chain", StateDir, "c.json")); !os.IsNotExist(err) {
 		t.Errorf("run marker left behind after success: %v", err)
 	}
 
