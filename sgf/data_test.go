@@ -2,12 +2,14 @@ package sgf
 
 import (
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // shortMonths are the tom9d files read in -short mode; without -short every
@@ -183,5 +185,36 @@ func BenchmarkWrite(b *testing.B) {
 		if err := c.Write(&sb); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestTruncatedRealFile cuts a real month file inside a value and checks
+// that the error names the file and the line and column of the end of the
+// input, computed here from the text.
+func TestTruncatedRealFile(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(dataDir(t), "games", "tom9d", "2005-01.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.LastIndex(string(raw[:len(raw)/2]), "PB[") + len("PB[美") // inside a player name
+	text := string(raw[:cut])
+	path := filepath.Join(t.TempDir(), "truncated.sgf")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseFile(path)
+	se, ok := errors.AsType[*SyntaxError](err)
+	if !ok {
+		t.Fatalf("error = %v, want a *SyntaxError", err)
+	}
+	wantLine := strings.Count(text, "\n") + 1
+	lastLine := text[strings.LastIndex(text, "\n")+1:]
+	wantColumn := utf8.RuneCountInString(lastLine) + 1
+	if se.File != path || se.Line != wantLine || se.Column != wantColumn || se.Offset != len(text) {
+		t.Fatalf("error %v at line %d, column %d, offset %d; want %s line %d, column %d, offset %d",
+			err, se.Line, se.Column, se.Offset, path, wantLine, wantColumn, len(text))
+	}
+	if !strings.Contains(se.Msg, `value of property "PB"`) {
+		t.Fatalf("message %q does not say which value is unclosed", se.Msg)
 	}
 }

@@ -13,7 +13,9 @@
 // ExpandPointList. Syntax errors are *SyntaxError values that give the file
 // (with ParseFile), line, column and what was expected.
 //
-// The parser is a byte-level scanner over the whole input; values without
+// The parser is a byte-level scanner over the whole input. Values without
 // escapes share the memory of the parsed text instead of being copied, so a
-// tree keeps its source text alive.
+// tree keeps its source text alive; a move node costs about 112 bytes on top
+// (a 600 KB month of tom9d games becomes about 11 MB of tree), so ingest
+// large archives file by file rather than all at once.
 package sgf

@@ -94,6 +94,12 @@ const slabSize = 512
 
 func (p *parser) collection() (Collection, error) {
 	if !p.findStart() {
+		if i := strings.IndexByte(p.src, '('); i >= 0 {
+			p.pos = i + 1
+			p.skipSpace()
+			return nil, p.errorf("expected ';' after '(' to start a game tree, found %s", p.found())
+		}
+		p.pos = 0
 		p.skipSpace()
 		return nil, p.errorf("expected '(;' to start a game tree, found %s", p.found())
 	}
