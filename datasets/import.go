@@ -1,0 +1,288 @@
+package datasets
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultRowsPerFile is the file size of an import when none is given.
+const DefaultRowsPerFile = 50_000
+
+// ImportOptions configures ImportRecords.
+type ImportOptions struct {
+	// Inputs are SGF files, or directories searched recursively for *.sgf
+	// files (read in sorted order).
+	Inputs []string
+	// OutDir receives the games dataset.
+	OutDir string
+	// RowsPerFile caps the games per data file; 0 means DefaultRowsPerFile.
+	RowsPerFile int64
+	// FromDate and ToDate keep only games whose SGF DT starts with a date
+	// in [FromDate, ToDate], compared on the options' own precision: "YYYY",
+	// "YYYY-MM" or "YYYY-MM-DD". Empty means no bound. With a bound, games
+	// without a YYYY-MM-DD date are skipped (and counted).
+	FromDate, ToDate string
+	// MaxGames stops the import after writing this many games; 0 means all.
+	MaxGames int
+	// SkipBad skips malformed games (and stray text between game trees),
+	// counting them in the summary and reporting each to OnSkip. Without
+	// it the first malformed game fails the import.
+	SkipBad bool
+	// Stage is recorded in the manifest (default "import-records").
+	Stage string
+	// InputHash is recorded in the manifest. Empty means a hash of the
+	// options above and the content of every input file read.
+	InputHash string
+	// Workers is the number of files parsed in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, if set, is called as the import advances, in bytes of SGF
+	// input: done of total. It is called from the importing goroutine.
+	Progress func(done, total int)
+	// OnSkip, if set, is called with every game that is not written, with
+	// where it is and why.
+	OnSkip func(SkippedGame)
+}
+
+// SkippedGame is a game (or stray text) left out of an import.
+type SkippedGame struct {
+	File         string // input file path
+	Index        int    // index of the game tree in its file; -1 for stray text
+	Line, Column int    // position of the problem (1-based)
+	Reason       string // one of the Skip* reasons
+	Err          error  // for SkipMalformed: what is wrong
+}
+
+func (s SkippedGame) String() string {
+	what := fmt.Sprintf("game %d", s.Index)
+	if s.Index < 0 {
+		what = "text between game trees"
+	}
+	msg := fmt.Sprintf("%s:%d:%d: %s skipped: %s", s.File, s.Line, s.Column, what, s.Reason)
+	if s.Err != nil {
+		msg += ": " + s.Err.Error()
+	}
+	return msg
+}
+
+// Reasons for skipping a game.
+const (
+	SkipMalformed  = "malformed"
+	SkipNoDate     = "no_date"
+	SkipBeforeFrom = "before_from_date"
+	SkipAfterTo    = "after_to_date"
+)
+
+// ImportSummary counts what an import did. ImportRecords stores it in the
+// manifest's Meta; ImportSummaryOf reads it back.
+type ImportSummary struct {
+	Files      int            // input files read
+	Read       int            // game trees read
+	Written    int            // games written
+	Skipped    map[string]int // games skipped, by reason
+	Duplicates int            // written games whose game_id was already written
+}
+
+// validDateBound accepts the FromDate/ToDate forms YYYY, YYYY-MM and
+// YYYY-MM-DD.
+func validDateBound(s string) bool {
+	return (len(s) == 4 || len(s) == 7 || len(s) == 10) && hasDatePrefix(s, len(s))
+}
+
+// hasDatePrefix reports whether s starts with the first n bytes of the
+// shape YYYY-MM-DD.
+func hasDatePrefix(s string, n int) bool {
+	const shape = "dddd-dd-dd"
+	if len(s) < n || n > len(shape) {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if shape[i] == 'd' && (s[i] < '0' || s[i] > '9') || shape[i] == '-' && s[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *ImportOptions) check() error {
+	if len(o.Inputs) == 0 {
+		return errors.New("datasets: import: no inputs given")
+	}
+	if o.OutDir == "" {
+		return errors.New("datasets: import: no output dir given")
+	}
+	for _, d := range []struct{ name, v string }{{"FromDate", o.FromDate}, {"ToDate", o.ToDate}} {
+		if d.v != "" && !validDateBound(d.v) {
+			return fmt.Errorf("datasets: import: %s %q: want YYYY, YYYY-MM or YYYY-MM-DD", d.name, d.v)
+		}
+	}
+	if o.RowsPerFile < 0 || o.MaxGames < 0 || o.Workers < 0 {
+		return errors.New("datasets: import: RowsPerFile, MaxGames and Workers must not be negative")
+	}
+	return nil
+}
+
+// ImportRecords reads SGF collections and writes a games dataset (one row
+// per game tree) to opts.OutDir. The manifest is written last; its Meta
+// holds the ImportSummary and the options.
+//
+// Resume: an import that is interrupted (error, cancelled ctx, killed
+// process) leaves no manifest, so no dataset. A rerun starts over: SGF
+// parsing is fast (tens of thousands of games per second), so reusing
+// partial output is not worth the risk of mixing runs.
+func ImportRecords(ctx context.Context, opts ImportOptions) (*Manifest, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	files, err := listInputs(opts.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	imp, err := newImporter(opts, files)
+	if err != nil {
+		return nil, err
+	}
+	defer imp.w.Abort()
+	defer imp.gb.Release()
+	if err := imp.run(ctx); err != nil {
+		return nil, err
+	}
+	return imp.commit()
+}
+
+// inputFile is one SGF file to import.
+type inputFile struct {
+	path string
+	rel  string // name in the source column: relative to its input dir
+	size int64
+}
+
+// listInputs expands the inputs into SGF files, in order.
+func listInputs(inputs []string) ([]inputFile, error) {
+	var files []inputFile
+	seen := map[string]bool{}
+	add := func(path, rel string, size int64) {
+		if clean := filepath.Clean(path); !seen[clean] {
+			seen[clean] = true
+			files = append(files, inputFile{path: path, rel: filepath.ToSlash(rel), size: size})
+		}
+	}
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		if err != nil {
+			return nil, fmt.Errorf("datasets: import input: %w", err)
+		}
+		if !st.IsDir() {
+			add(in, filepath.Base(in), st.Size())
+			continue
+		}
+		err = filepath.WalkDir(in, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".sgf") {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(in, path)
+			if err != nil {
+				return err
+			}
+			add(path, rel, info.Size())
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("datasets: import: list %s: %w", in, err)
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("datasets: import: no .sgf files in %s", strings.Join(inputs, ", "))
+	}
+	return files, nil
+}
+
+// dateSkip says why a game with SGF date dt falls outside [from, to], or "".
+func dateSkip(dt, from, to string) string {
+	if from == "" && to == "" {
+		return ""
+	}
+	if !hasDatePrefix(dt, 10) {
+		return SkipNoDate
+	}
+	if from != "" && dt[:len(from)] < from {
+		return SkipBeforeFrom
+	}
+	if to != "" && dt[:len(to)] > to {
+		return SkipAfterTo
+	}
+	return ""
+}
+
+// ImportSummaryOf reads the summary an import stored in its manifest.
+func ImportSummaryOf(m *Manifest) (ImportSummary, error) {
+	s := ImportSummary{Skipped: map[string]int{}}
+	fields := map[string]*int{"files": &s.Files, "games_read": &s.Read, "games_written": &s.Written,
+		"duplicate_game_ids": &s.Duplicates}
+	for k, v := range m.Meta {
+		n, err := strconv.Atoi(v)
+		if ptr, ok := fields[k]; ok {
+			if err != nil {
+				return s, fmt.Errorf("datasets: manifest meta %s=%q: %w", k, v, err)
+			}
+			*ptr = n
+		} else if reason, ok := strings.CutPrefix(k, "skipped."); ok {
+			if err != nil {
+				return s, fmt.Errorf("datasets: manifest meta %s=%q: %w", k, v, err)
+			}
+			s.Skipped[reason] = n
+		}
+	}
+	if _, ok := m.Meta["games_read"]; !ok {
+		return s, fmt.Errorf("datasets: manifest of kind %q holds no import summary", m.Kind)
+	}
+	return s, nil
+}
+
+// meta encodes the summary and options for the manifest.
+func (s ImportSummary) meta(opts ImportOptions) map[string]string {
+	m := map[string]string{
+		"files":              strconv.Itoa(s.Files),
+		"games_read":         strconv.Itoa(s.Read),
+		"games_written":      strconv.Itoa(s.Written),
+		"duplicate_game_ids": strconv.Itoa(s.Duplicates),
+		"inputs":             strings.Join(opts.Inputs, "\n"),
+		"from_date":          opts.FromDate,
+		"to_date":            opts.ToDate,
+		"max_games":          strconv.Itoa(opts.MaxGames),
+		"skip_bad":           strconv.FormatBool(opts.SkipBad),
+		"imported":           time.Now().UTC().Format(time.RFC3339),
+	}
+	for reason, n := range s.Skipped {
+		m["skipped."+reason] = strconv.Itoa(n)
+	}
+	return m
+}
+
+// inputHasher hashes the options that shape the output and every input
+// file read, in order.
+type inputHasher struct{ h []byte }
+
+func newInputHash(opts ImportOptions) *inputHasher {
+	return &inputHasher{h: fmt.Appendf(nil, "lifezero games import v%d\x00%s\x00%s\x00%d\x00%t\x00%d\n",
+		GamesSchemaVersion, opts.FromDate, opts.ToDate, opts.MaxGames, opts.SkipBad, opts.RowsPerFile)}
+}
+
+func (ih *inputHasher) add(rel, sha string) { ih.h = fmt.Appendf(ih.h, "%s\x00%s\n", rel, sha) }
+
+func (ih *inputHasher) sum() string {
+	s := sha256.Sum256(ih.h)
+	return hex.EncodeToString(s[:])
+}
