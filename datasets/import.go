@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // DefaultRowsPerFile is the file size of an import when none is given.
@@ -85,7 +84,7 @@ const (
 // manifest's Meta; ImportSummaryOf reads it back.
 type ImportSummary struct {
 	Files      int            // input files read
-	Read       int            // game trees read
+	Read       int            // game trees read (and stray texts between trees, counted as malformed)
 	Written    int            // games written
 	Skipped    map[string]int // games skipped, by reason
 	Duplicates int            // written games whose game_id was already written
@@ -263,7 +262,6 @@ func (s ImportSummary) meta(opts ImportOptions) map[string]string {
 		"to_date":            opts.ToDate,
 		"max_games":          strconv.Itoa(opts.MaxGames),
 		"skip_bad":           strconv.FormatBool(opts.SkipBad),
-		"imported":           time.Now().UTC().Format(time.RFC3339),
 	}
 	for reason, n := range s.Skipped {
 		m["skipped."+reason] = strconv.Itoa(n)

@@ -248,7 +248,7 @@ func parseInput(ctx context.Context, f inputFile, skipBad bool) parsedFile {
 	case !isSyntax:
 		pf.err = fmt.Errorf("datasets: import %s: %w", f.path, err)
 	case skipBad:
-		pf.parseTreeByTree(f)
+		pf.parseTreeByTree(f, se)
 	default:
 		pf.err = strictError(SkippedGame{File: f.path, Index: pf.treeAt(se.Offset), Line: se.Line, Column: se.Column,
 			Reason: SkipMalformed, Err: errors.New(se.Msg)})
@@ -280,7 +280,9 @@ func (pf *parsedFile) addTrees(f inputFile, coll sgf.Collection, skipBad bool) e
 
 // parseTreeByTree parses each game tree on its own, keeping the good ones
 // and recording the malformed ones (and stray text between trees) as skips.
-func (pf *parsedFile) parseTreeByTree(f inputFile) {
+// If every piece parses on its own, the whole file's syntax error se is
+// recorded instead, so that it is never lost.
+func (pf *parsedFile) parseTreeByTree(f inputFile, se *sgf.SyntaxError) {
 	pf.starts = []int{}
 	index := 0
 	for _, sp := range splitTrees(pf.src) {
@@ -306,6 +308,13 @@ func (pf *parsedFile) parseTreeByTree(f inputFile) {
 		pg.skip = bad
 		pf.games = append(pf.games, pg)
 	}
+	for _, pg := range pf.games {
+		if pg.skip != nil {
+			return
+		}
+	}
+	pf.games = append(pf.games, parsedGame{index: -1, end: len(pf.src), skip: &SkippedGame{File: f.path, Index: -1,
+		Line: se.Line, Column: se.Column, Reason: SkipMalformed, Err: errors.New(se.Msg)}})
 }
 
 // treeAt returns the index of the game tree holding byte offset, or -1.
