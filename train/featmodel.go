@@ -57,7 +57,8 @@ type TrainInfo struct {
 
 // SampleSource is a restartable stream of samples: every Scan visits the same
 // samples in the same order, stopping at the first error visit returns. The
-// sample passed to visit belongs to the callee, which may keep it.
+// callee may keep the sample passed to visit but must not modify it (the
+// trainers keep samples in their shuffle buffer).
 type SampleSource interface {
 	Scan(ctx context.Context, visit func(*Sample) error) error
 }
