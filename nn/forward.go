@@ -1,0 +1,174 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// maxColumns bounds the board points (samples × N²) one pass of the
+// Evaluator handles: larger batches run in chunks, which keeps the im2col
+// buffer near 4096×9×filters floats.
+const maxColumns = 4096
+
+// Evaluator is the forward pass for search: plain Go over a copy of the
+// weights, batch norm folded into the convolutions, convolutions as im2col
+// + SGEMM. It is safe for concurrent use: each call takes its own scratch
+// buffers from a pool.
+type Evaluator struct {
+	cfg                          Config
+	stem                         convLayer
+	blocks                       [][2]convLayer
+	policyConv, valueConv        convLayer
+	policyFC, valueFC1, valueFC2 fcLayer
+	dwinFC                       fcLayer
+	chunk                        int // samples per pass
+	scratch                      sync.Pool
+}
+
+// convLayer is a k×k convolution with batch norm folded in: out = W·x + b.
+type convLayer struct {
+	out, in, k int
+	w          []float32 // out × (in·k·k), column index ci·k·k + ky·k + kx
+	b          []float32 // out
+}
+
+// fcLayer is y = x·W + b.
+type fcLayer struct {
+	in, out int
+	w       []float32 // in × out
+	b       []float32 // out
+}
+
+// NewEvaluator prepares the forward pass of w. It copies what it needs:
+// later changes to w do not affect it.
+func NewEvaluator(w *Weights) (*Evaluator, error) {
+	cfg := w.Config
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("nn: new evaluator: %w", err)
+	}
+	e := &Evaluator{cfg: cfg, chunk: max(1, maxColumns/cfg.Points())}
+	e.stem = foldConv(w, layerStem)
+	for i := 0; i < cfg.Blocks; i++ {
+		e.blocks = append(e.blocks, [2]convLayer{foldConv(w, blockLayer(i, false)), foldConv(w, blockLayer(i, true))})
+	}
+	e.policyConv = foldConv(w, layerPolicy)
+	e.valueConv = foldConv(w, layerValue)
+	e.policyFC = copyFC(w, layerPolicyFC)
+	e.valueFC1 = copyFC(w, layerValueFC1)
+	e.valueFC2 = copyFC(w, layerValueFC2)
+	e.dwinFC = copyFC(w, layerDWinFC)
+	e.scratch.New = func() any { return e.newScratch() }
+	return e, nil
+}
+
+// foldConv folds the layer's batch norm (running statistics) into its
+// convolution: scale = γ/√(var+ε), W' = W·scale, b' = β − mean·scale.
+func foldConv(w *Weights, layer string) convLayer {
+	t := w.Tensor(layer + ".conv")
+	out, in, k := t.Shape[0], t.Shape[1], t.Shape[2]
+	gamma, beta := w.data(layer+".bn.gamma"), w.data(layer+".bn.beta")
+	mean, variance := w.data(layer+".bn.mean"), w.data(layer+".bn.var")
+	c := convLayer{out: out, in: in, k: k, w: make([]float32, len(t.Data)), b: make([]float32, out)}
+	row := in * k * k
+	for o := 0; o < out; o++ {
+		scale := gamma[o] / float32(math.Sqrt(float64(variance[o])+bnEpsilon))
+		for j := 0; j < row; j++ {
+			c.w[o*row+j] = t.Data[o*row+j] * scale
+		}
+		c.b[o] = beta[o] - mean[o]*scale
+	}
+	return c
+}
+
+func copyFC(w *Weights, layer string) fcLayer {
+	t := w.Tensor(layer + ".w")
+	return fcLayer{in: t.Shape[0], out: t.Shape[1],
+		w: append([]float32(nil), t.Data...), b: append([]float32(nil), w.data(layer+".b")...)}
+}
+
+// Config returns the network's configuration.
+func (e *Evaluator) Config() Config { return e.cfg }
+
+// scratch holds the buffers of one pass over up to e.chunk samples.
+// Activations are channel-major across the batch: act[c*cols + s*N² + i].
+type scratch struct {
+	in      []float32 // planes × cols
+	x, y, z []float32 // filters × cols
+	col     []float32 // (max(planes, filters)·9) × cols
+	head    []float32 // policyConvOut × cols, then the value conv output
+	rows    []float32 // samples × (policyConvOut·N²): the FC inputs
+	hidden  []float32 // samples × ValueHidden
+	out     []float32 // samples × max(PolicySize, D, 1)
+}
+
+func (e *Evaluator) newScratch() *scratch {
+	c := e.cfg
+	cols := e.chunk * c.Points()
+	f := c.Filters
+	return &scratch{
+		in: make([]float32, c.Planes()*cols),
+		x:  make([]float32, f*cols), y: make([]float32, f*cols), z: make([]float32, f*cols),
+		col:    make([]float32, max(c.Planes(), f)*9*cols),
+		head:   make([]float32, policyConvOut*cols),
+		rows:   make([]float32, e.chunk*policyConvOut*c.Points()),
+		hidden: make([]float32, e.chunk*c.ValueHidden),
+		out:    make([]float32, e.chunk*max(c.PolicySize(), c.D)),
+	}
+}
+
+// Forward evaluates n encoded positions (planes holds n×InputSize floats,
+// as written by Config.Encode). For each position it returns the policy as
+// probabilities over the N²+1 moves (softmax of the logits; index y*N+x,
+// pass last), the value in [-1, 1] for the side to move, and the D d-win
+// probabilities (d-1: the living side lives within d moves).
+func (e *Evaluator) Forward(planes []float32, n int) (policy [][]float32, value []float32, dwin [][]float32, err error) {
+	c := e.cfg
+	if n < 0 || len(planes) != n*c.InputSize() {
+		return nil, nil, nil, fmt.Errorf("nn: forward: %d floats of planes for %d positions, want %d", len(planes), n, n*c.InputSize())
+	}
+	pflat := make([]float32, n*c.PolicySize())
+	dflat := make([]float32, n*c.D)
+	value = make([]float32, n)
+	policy = make([][]float32, n)
+	dwin = make([][]float32, n)
+	for i := range n {
+		policy[i] = pflat[i*c.PolicySize() : (i+1)*c.PolicySize()]
+		dwin[i] = dflat[i*c.D : (i+1)*c.D]
+	}
+	s := e.scratch.Get().(*scratch)
+	defer e.scratch.Put(s)
+	for lo := 0; lo < n; lo += e.chunk {
+		hi := min(n, lo+e.chunk)
+		e.pass(s, planes[lo*c.InputSize():hi*c.InputSize()], hi-lo,
+			pflat[lo*c.PolicySize():hi*c.PolicySize()], value[lo:hi], dflat[lo*c.D:hi*c.D])
+	}
+	return policy, value, dwin, nil
+}
+
+// pass runs the network on n ≤ e.chunk samples.
+func (e *Evaluator) pass(s *scratch, planes []float32, n int, policy, value, dwin []float32) {
+	c := e.cfg
+	hw := c.Points()
+	cols := n * hw
+	// Input planes are sample-major; the tower wants channel-major.
+	in := s.in[:c.Planes()*cols]
+	for b := 0; b < n; b++ {
+		for p := 0; p < c.Planes(); p++ {
+			copy(in[p*cols+b*hw:p*cols+(b+1)*hw], planes[(b*c.Planes()+p)*hw:])
+		}
+	}
+	x, y, z := s.x, s.y, s.z
+	e.conv(&e.stem, in, x, s.col, n)
+	reluBias(x[:c.Filters*cols], e.stem.b, cols, nil)
+	for i := range e.blocks {
+		blk := &e.blocks[i]
+		e.conv(&blk[0], x, y, s.col, n)
+		reluBias(y[:c.Filters*cols], blk[0].b, cols, nil)
+		e.conv(&blk[1], y, z, s.col, n)
+		reluBias(z[:c.Filters*cols], blk[1].b, cols, x)
+		x, z = z, x
+	}
+	e.policyHead(s, x, n, policy)
+	e.valueHeads(s, x, n, value, dwin)
+}
