@@ -169,8 +169,12 @@ func listInputs(inputs []string) ([]inputFile, error) {
 	var files []inputFile
 	seen := map[string]bool{}
 	add := func(path, rel string, size int64) {
-		if clean := filepath.Clean(path); !seen[clean] {
-			seen[clean] = true
+		key, err := filepath.Abs(path)
+		if err != nil {
+			key = filepath.Clean(path)
+		}
+		if !seen[key] {
+			seen[key] = true
 			files = append(files, inputFile{path: path, rel: filepath.ToSlash(rel), size: size})
 		}
 	}
