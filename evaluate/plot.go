@@ -142,7 +142,10 @@ func SaveBarChart(outDir, name string, c BarChart) (string, error) {
 			return nil, fmt.Errorf("bar chart needs categories and groups, got %d and %d", len(c.Categories), len(c.Groups))
 		}
 		pl := newPlot(c.Title, "", c.YLabel)
-		width := vg.Points(math.Max(4, 48/float64(len(c.Groups))))
+		// A group of bars takes at most 70% of its category's share of a
+		// roughly 400-point-wide plot area.
+		group := math.Min(48, 0.7*400/float64(len(c.Categories)))
+		width := vg.Points(math.Max(2, group/float64(len(c.Groups))))
 		top := 0.0
 		for i, g := range c.Groups {
 			if len(g.Values) != len(c.Categories) {

@@ -10,6 +10,7 @@ import (
 
 // Env is what a running stage gets from the runner.
 type Env struct {
+	Pipeline  string // the pipeline's name
 	Stage     string // the stage's name
 	Kind      string
 	Params    any        // decoded params (see Kind.Params)

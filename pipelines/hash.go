@@ -23,7 +23,8 @@ const hashFormat = "lifezero-input-hash/1"
 // name and version, the params as canonical JSON (so equal params written
 // differently hash alike, defaults included) and, for each input in order,
 // the name, size and checksum of each of its files: a stage input's from its
-// manifest, a path input's by reading them (hidden files skipped).
+// manifest, plus those of its report/ directory, a path input's by reading
+// them (hidden files skipped).
 func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (string, error) {
 	h := sha256.New()
 	canon, err := json.Marshal(params)
@@ -41,6 +42,15 @@ func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (
 			sort.Slice(files, func(a, b int) bool { return files[a].Name < files[b].Name })
 			for _, f := range files {
 				fmt.Fprintf(h, "file %q %d %s\n", f.Name, f.Bytes, f.SHA256)
+			}
+			// The report section is not in the manifest (it is written
+			// beside the data) but a report stage reads it.
+			report := filepath.Join(in.Path, ReportDir)
+			if _, err := os.Stat(report); err == nil {
+				fmt.Fprintf(h, "input %d report\n", i)
+				if err := hashPath(ctx, h, report); err != nil {
+					return "", err
+				}
 			}
 			continue
 		}

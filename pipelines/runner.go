@@ -159,7 +159,7 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 		return fail(err)
 	}
 	env := &Env{
-		Stage: st.Name, Kind: st.Kind.Name, Params: st.Params, Inputs: inputs,
+		Pipeline: p.Name, Stage: st.Name, Kind: st.Kind.Name, Params: st.Params, Inputs: inputs,
 		OutDir: dir, InputHash: hash, Log: log, Progress: r.progress(st.Name, log),
 	}
 	log.Info("stage start", "kind", st.Kind.Name, "dir", dir)

@@ -1,0 +1,100 @@
+// Command lifezero runs lifezero pipelines and their tools.
+//
+//	lifezero run [FILE] [--only STAGE] [--force STAGE]   run a pipeline (default pipeline.yaml)
+//	lifezero stages                                      list the stage kinds and their params
+//	lifezero records import --out DIR PATH...            import SGF game records
+//	lifezero problem show FILE...                        draw L&D problems
+//	lifezero version                                     print the version
+//
+// It is thin: it parses flags and calls the packages. A subcommand is one
+// file (cmd_NAME.go) and one row of the table in commands; a stage kind is
+// one file (stage_NAME.go) and one row of the table in stages.go.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is a subcommand: run gets the arguments after its name.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run a pipeline: run [FILE=pipeline.yaml] [--only STAGE] [--force STAGE]", cmdRun},
+		{"stages", "list the stage kinds a pipeline may use, with their params", cmdStages},
+		{"records", "game records: records import --out DIR [--from DATE] [--to DATE] [--max N] PATH...", cmdRecords},
+		{"problem", "L&D problems: problem show FILE...", cmdProblem},
+		{"version", "print the version", cmdVersion},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // the first Ctrl-C cancels cleanly; a second one kills at once
+	}()
+	code := realMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError marks errors in the command line itself (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// realMain runs the command line args and returns the exit status.
+func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != name {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdout, stderr)
+		var ue *usageError
+		switch {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "lifezero %s: %v\n", name, err)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "lifezero %s: %v\n", name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "lifezero: unknown command %q\n\n", name)
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: lifezero COMMAND [ARGS]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun \"lifezero COMMAND -h\" for a command's flags.")
+}
