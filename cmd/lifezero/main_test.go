@@ -191,3 +191,14 @@ func TestParseArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as after Ctrl-C
+	var out, errb bytes.Buffer
+	code := realMain(ctx, []string{"run", "../../pipeline.yaml", "--workdir", t.TempDir()}, &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), "cancelled") || !strings.Contains(out.String(), "not run") ||
+		!strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+}
