@@ -205,21 +205,17 @@ func (ps *parser) stage(p *Pipeline, k, v *yaml.Node) *Stage {
 		ps.add(k.Line, "%sthe name must be letters, digits, '.', '_' or '-' (it names the output directory)", where)
 		return nil
 	}
-	var paramsNode *yaml.Node
-	var inputsNode *yaml.Node
-	ok := true
+	var paramsNode, inputsNode *yaml.Node
 	ps.pairs(v, where, "the stage", stageKeys, requiredInStage, func(key, val *yaml.Node) {
 		switch key.Value {
 		case "kind":
-			name, good := ps.scalar(val, where, "kind")
-			if !good {
-				ok = false
+			name, ok := ps.scalar(val, where, "kind")
+			if !ok {
 				return
 			}
 			kind, found := ps.reg.Lookup(name)
 			if !found {
 				ps.add(val.Line, "%sunknown kind %q (kinds: %s)", where, name, strings.Join(ps.reg.Names(), ", "))
-				ok = false
 				return
 			}
 			st.Kind = kind
@@ -234,7 +230,7 @@ func (ps *parser) stage(p *Pipeline, k, v *yaml.Node) *Stage {
 	if inputsNode != nil {
 		st.Inputs = ps.inputs(p, inputsNode, where)
 	}
-	if !ok || st.Kind == nil {
+	if st.Kind == nil { // reported above
 		return st
 	}
 	params, err := st.Kind.decode(paramsNode)
