@@ -19,6 +19,15 @@
 // weightsfile.go). Inputs are built by Config.Encode; Planes documents the
 // input planes.
 //
-// The default build needs no cgo. The build tag "cuda" selects gorgonia's
-// CUDA engine for the graphs; it needs the CUDA toolkit and is never required.
+// The default build needs no cgo. The build tag "openblas" runs the
+// Evaluator's SGEMM on OpenBLAS through cgo (apt-get install
+// libopenblas-dev), about three times less CPU per position than gonum; set
+// OPENBLAS_NUM_THREADS=1 when many goroutines evaluate at once. The build
+// tag "cuda" selects gorgonia's CUDA engine for the graphs; it needs the
+// CUDA toolkit and is never required.
+//
+// Outputs: the policy is over N²+1 moves (index y*N+x, pass last; see
+// MoveIndex), the value is the side to move's expected result in [-1, 1],
+// and d-win output d-1 is the probability that the living side of the
+// problem lives within d moves.
 package nn

@@ -29,14 +29,17 @@ type Evaluator struct {
 // convLayer is a k×k convolution with batch norm folded in: out = W·x + b.
 type convLayer struct {
 	out, in, k int
-	w          []float32 // out × (in·k·k), column index ci·k·k + ky·k + kx
-	b          []float32 // out
+	// w is out × (k·k·in), column index (ky·k + kx)·in + ci: the order of
+	// an im2col row of position-major activations.
+	w []float32
+	b []float32 // out
 }
 
-// fcLayer is y = x·W + b.
+// fcLayer is y = x·W + b, with W stored transposed (out × in) so that
+// SGEMM takes dot products along the inputs.
 type fcLayer struct {
 	in, out int
-	w       []float32 // in × out
+	wt      []float32 // out × in
 	b       []float32 // out
 }
 
@@ -73,8 +76,10 @@ func foldConv(w *Weights, layer string) convLayer {
 	row := in * k * k
 	for o := 0; o < out; o++ {
 		scale := gamma[o] / float32(math.Sqrt(float64(variance[o])+bnEpsilon))
-		for j := 0; j < row; j++ {
-			c.w[o*row+j] = t.Data[o*row+j] * scale
+		for ci := 0; ci < in; ci++ {
+			for kk := 0; kk < k*k; kk++ { // kk = ky·k + kx
+				c.w[o*row+kk*in+ci] = t.Data[o*row+ci*k*k+kk] * scale
+			}
 		}
 		c.b[o] = beta[o] - mean[o]*scale
 	}
@@ -83,20 +88,26 @@ func foldConv(w *Weights, layer string) convLayer {
 
 func copyFC(w *Weights, layer string) fcLayer {
 	t := w.Tensor(layer + ".w")
-	return fcLayer{in: t.Shape[0], out: t.Shape[1],
-		w: append([]float32(nil), t.Data...), b: append([]float32(nil), w.data(layer+".b")...)}
+	l := fcLayer{in: t.Shape[0], out: t.Shape[1], wt: make([]float32, len(t.Data)),
+		b: append([]float32(nil), w.data(layer+".b")...)}
+	for i := 0; i < l.in; i++ {
+		for o := 0; o < l.out; o++ {
+			l.wt[o*l.in+i] = t.Data[i*l.out+o]
+		}
+	}
+	return l
 }
 
 // Config returns the network's configuration.
 func (e *Evaluator) Config() Config { return e.cfg }
 
 // scratch holds the buffers of one pass over up to e.chunk samples.
-// Activations are channel-major across the batch: act[c*cols + s*N² + i].
+// Activations are position-major (NHWC): act[(s*N² + i)*channels + c].
 type scratch struct {
 	in      []float32 // planes × cols
 	x, y, z []float32 // filters × cols
-	col     []float32 // (max(planes, filters)·9) × cols
-	head    []float32 // policyConvOut × cols, then the value conv output
+	col     []float32 // cols × (9·max(planes, filters))
+	head    []float32 // cols × policyConvOut, then the value conv output
 	rows    []float32 // samples × (policyConvOut·N²): the FC inputs
 	hidden  []float32 // samples × ValueHidden
 	out     []float32 // samples × max(PolicySize, D, 1)
@@ -151,22 +162,28 @@ func (e *Evaluator) pass(s *scratch, planes []float32, n int, policy, value, dwi
 	c := e.cfg
 	hw := c.Points()
 	cols := n * hw
-	// Input planes are sample-major; the tower wants channel-major.
-	in := s.in[:c.Planes()*cols]
+	// Input planes are plane-major per sample; the tower wants
+	// position-major.
+	np := c.Planes()
+	in := s.in[:np*cols]
 	for b := 0; b < n; b++ {
-		for p := 0; p < c.Planes(); p++ {
-			copy(in[p*cols+b*hw:p*cols+(b+1)*hw], planes[(b*c.Planes()+p)*hw:])
+		for p := 0; p < np; p++ {
+			src := planes[(b*np+p)*hw : (b*np+p+1)*hw]
+			for i, v := range src {
+				in[(b*hw+i)*np+p] = v
+			}
 		}
 	}
-	x, y, z := s.x, s.y, s.z
+	f := c.Filters
+	x, y, z := s.x[:f*cols], s.y[:f*cols], s.z[:f*cols]
 	e.conv(&e.stem, in, x, s.col, n)
-	reluBias(x[:c.Filters*cols], e.stem.b, cols, nil)
+	reluBias(x, e.stem.b, nil)
 	for i := range e.blocks {
 		blk := &e.blocks[i]
 		e.conv(&blk[0], x, y, s.col, n)
-		reluBias(y[:c.Filters*cols], blk[0].b, cols, nil)
+		reluBias(y, blk[0].b, nil)
 		e.conv(&blk[1], y, z, s.col, n)
-		reluBias(z[:c.Filters*cols], blk[1].b, cols, x)
+		reluBias(z, blk[1].b, x)
 		x, z = z, x
 	}
 	e.policyHead(s, x, n, policy)

@@ -73,7 +73,8 @@ func (o TrainOptions) validate() error {
 type Batch struct {
 	// Planes holds N encoded positions (Config.InputSize floats each).
 	Planes []float32
-	// Policy holds N target distributions over the N²+1 moves.
+	// Policy holds N target distributions over the N²+1 moves (index
+	// y*N+x, pass last; each row sums to 1).
 	Policy []float32
 	// Value holds N targets in [-1, 1] for the side to move.
 	Value []float32
@@ -103,8 +104,9 @@ type Losses struct {
 }
 
 // Trainer trains a network with gorgonia. It keeps one graph per batch size
-// seen (graphs have fixed shapes), all sharing the same parameters. It is
-// not safe for concurrent use.
+// seen (graphs have fixed shapes, and each holds its buffers: feed a fixed
+// size or a few), all sharing the same parameters. It is not safe for
+// concurrent use.
 type Trainer struct {
 	opts   TrainOptions
 	w      *Weights // the parameters: every graph's nodes are backed by them
@@ -196,6 +198,7 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	err = tg.vm.RunAll()
 	tg.vm.Reset()
 	if err != nil {
+		tg.discard(t.w)
 		return Losses{}, fmt.Errorf("nn: train step %d: %w", t.steps, err)
 	}
 	l := Losses{
@@ -205,6 +208,7 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	}
 	l.Total = t.opts.PolicyWeight*l.Policy + t.opts.ValueWeight*l.Value + t.opts.DWinWeight*l.DWin
 	if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) {
+		tg.discard(t.w)
 		return l, fmt.Errorf("nn: train step %d: loss is %v (policy %v, value %v, d-win %v)", t.steps, l.Total, l.Policy, l.Value, l.DWin)
 	}
 	if err := t.update(tg); err != nil {
@@ -213,6 +217,19 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	tg.statsTo(t.w)
 	t.steps++
 	return l, nil
+}
+
+// discard undoes what a failed run left behind: gradients (which would add
+// to the next step's) and running statistics moved by the bad batch.
+func (tg *trainGraph) discard(w *Weights) {
+	for _, n := range tg.params {
+		if g, err := n.Grad(); err == nil {
+			if d, ok := g.Data().([]float32); ok {
+				clear(d)
+			}
+		}
+	}
+	tg.syncStatsFrom(w)
 }
 
 func scalar(v G.Value) float64 {

@@ -249,3 +249,32 @@ func TestTrainerRejectsBadInput(t *testing.T) {
 		t.Error("SetLearningRate(0): no error")
 	}
 }
+
+// TestNaNBatchIsRefusedAndForgotten: a batch whose loss is not finite is
+// an error and leaves no trace: the next good step gives what it gives
+// without the bad batch.
+func TestNaNBatchIsRefusedAndForgotten(t *testing.T) {
+	c := Config{Board: 5, Blocks: 1, Filters: 4, D: 3, ValueHidden: 8}
+	rng := rand.New(rand.NewPCG(8, 8))
+	good := randomBatch(c, 4, rng)
+	bad := randomBatch(c, 4, rng)
+	bad.Value[2] = float32(math.NaN())
+
+	clean, _ := NewTrainer(c, DefaultTrainOptions())
+	if _, err := clean.Step(good); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := NewTrainer(c, DefaultTrainOptions())
+	if _, err := tr.Step(bad); err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("NaN target: error %v, want one saying NaN", err)
+	}
+	if _, err := tr.Step(good); err != nil {
+		t.Fatal(err)
+	}
+	w1, w2 := clean.Weights(), tr.Weights()
+	for _, name := range w1.Names() {
+		if !slices.Equal(w1.data(name), w2.data(name)) {
+			t.Errorf("%s differs: the refused batch left a trace", name)
+		}
+	}
+}
