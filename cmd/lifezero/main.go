@@ -35,6 +35,7 @@ func commands() []command {
 		{"stages", "list the stage kinds a pipeline may use, with their params", cmdStages},
 		{"records", "game records: records import --out DIR [--from DATE] [--to DATE] [--max N] PATH...", cmdRecords},
 		{"problem", "L&D problems: problem show FILE...", cmdProblem},
+		{"features", "move features: features list [--set FILE] [--no-libs] [--groups] [--describe]", cmdFeatures},
 		{"version", "print the version", cmdVersion},
 	}
 }
