@@ -27,7 +27,6 @@ func BenchmarkExtract19(b *testing.B) {
 	}
 	var out Moves
 	moves := 0
-	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		r := recs[i%len(recs)]
 		e.Extract(r.pos, r.history, &out)
