@@ -1,0 +1,210 @@
+package rzs
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"lifezero/game"
+)
+
+// SolveDFS runs AchieveGoal, the depth-first form of RZS (paper 001,
+// Algorithm 1), with the same zones, dilation and transposition table as
+// the MCTS form. Moves are tried in the evaluator's prior order. A line
+// deeper than MaxDepth, or a search past the budget, stays unproven: the
+// depth-first form never turns "not yet searched" into a loss.
+func SolveDFS(ctx context.Context, pr *game.Problem, opts Options) Result {
+	opts.defaults(pr)
+	d := &dfsSolver{pr: pr, opts: opts, living: pr.Living(), all: pr.Start.AllPoints(), ctx: ctx}
+	if !opts.NoTT {
+		d.tt = NewTT(0)
+	}
+	if opts.Timeout > 0 {
+		d.deadline = time.Now().Add(opts.Timeout)
+	}
+	start := time.Now()
+	root := pr.StartPosition()
+	st, zone, first, err := d.search(root, pr.Crucial, 0)
+	res := Result{Status: st, Nodes: d.nodes, Seconds: time.Since(start).Seconds(), TTHits: d.tt.hitCount(),
+		FirstMove: game.NoPoint, Aborted: err != nil && err != errBudget}
+	if err != nil {
+		res.Status = Unknown
+		return res
+	}
+	if st == Win {
+		res.Zone = zone
+	}
+	if st != Unknown {
+		if (st == Win) == (root.ToMove() == d.living) {
+			res.FirstMove = first
+		} else {
+			res.FirstMove = game.Pass
+		}
+	}
+	return res
+}
+
+type dfsSolver struct {
+	pr       *game.Problem
+	opts     Options
+	living   game.Color
+	all      game.PointSet
+	tt       *TT
+	nodes    int
+	ctx      context.Context
+	deadline time.Time
+}
+
+// search returns the status of pos, its zone when won, and the move that
+// decides it at the root of this call (the winning or refuting move).
+func (d *dfsSolver) search(pos *game.Position, standing game.PointSet, depth int) (Status, game.PointSet, game.Point, error) {
+	d.nodes++
+	if d.nodes > d.opts.Budget {
+		return Unknown, game.PointSet{}, game.NoPoint, errBudget
+	}
+	if d.nodes%1024 == 0 {
+		if err := d.ctx.Err(); err != nil {
+			return Unknown, game.PointSet{}, game.NoPoint, err
+		}
+		if !d.deadline.IsZero() && time.Now().After(d.deadline) {
+			return Unknown, game.PointSet{}, game.NoPoint, context.DeadlineExceeded
+		}
+	}
+	j := d.pr.Judge(pos, &standing)
+	switch j.Outcome {
+	case game.LivingWins:
+		if d.opts.NoRZ {
+			return Win, d.all, game.NoPoint, nil
+		}
+		return Win, j.Zone, game.NoPoint, nil
+	case game.LivingFails:
+		return Loss, game.PointSet{}, game.NoPoint, nil
+	}
+	key := ttKey(pos, &standing)
+	if e, ok := d.tt.Lookup(key); ok {
+		return e.status, e.zone, game.NoPoint, nil
+	}
+	if depth >= d.opts.MaxDepth {
+		return Unknown, game.PointSet{}, game.NoPoint, nil
+	}
+	moves := d.orderedMoves(pos)
+	var st Status
+	var zone game.PointSet
+	var best game.Point
+	var err error
+	if pos.ToMove() == d.living {
+		st, zone, best, err = d.orNode(pos, standing, moves, depth)
+	} else {
+		st, zone, best, err = d.andNode(pos, standing, moves, depth)
+	}
+	if err == nil && st != Unknown {
+		d.tt.Store(key, ttEntry{st, zone})
+	}
+	return st, zone, best, err
+}
+
+func (d *dfsSolver) orderedMoves(pos *game.Position) []game.Point {
+	moves := pos.LegalMoves(nil, &d.pr.Region)
+	if pos.ToMove() != d.living {
+		moves = append(moves, game.Pass)
+	}
+	if len(moves) == 0 {
+		return nil
+	}
+	priors, _ := d.opts.Evaluator.Evaluate(pos, d.pr, moves)
+	idx := make([]int, len(moves))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return priors[idx[a]] > priors[idx[b]] })
+	out := make([]game.Point, len(moves))
+	for i, k := range idx {
+		out[i] = moves[k]
+	}
+	return out
+}
+
+func (d *dfsSolver) child(pos *game.Position, standing *game.PointSet, m game.Point) (*game.Position, game.PointSet) {
+	next := pos.Copy()
+	if err := next.Play(m); err != nil {
+		panic("rzs: legal move rejected: " + err.Error()) // moves come from LegalMoves
+	}
+	return next, d.pr.Standing(next, standing)
+}
+
+// orNode: the living side needs one winning move.
+func (d *dfsSolver) orNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, error) {
+	unknown := false
+	for _, m := range moves {
+		next, nextStanding := d.child(pos, &standing, m)
+		st, z, _, err := d.search(next, nextStanding, depth+1)
+		if err != nil {
+			return Unknown, game.PointSet{}, game.NoPoint, err
+		}
+		switch st {
+		case Win:
+			if d.opts.NoRZ {
+				return Win, d.all, m, nil
+			}
+			return Win, DilateOR(pos, next, m, z), m, nil
+		case Unknown:
+			unknown = true
+		}
+	}
+	if unknown {
+		return Unknown, game.PointSet{}, game.NoPoint, nil
+	}
+	return Loss, game.PointSet{}, game.NoPoint, nil
+}
+
+// andNode: the killer's must-play region shrinks with every refuted null
+// move; the node is won when no unrefuted move is left in it.
+func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, error) {
+	var must game.PointSet
+	for _, m := range moves {
+		if m != game.Pass {
+			must.Add(m)
+		}
+	}
+	mustPass := true
+	in := func(m game.Point) bool { return (m == game.Pass && mustPass) || must.Has(m) }
+	var union game.PointSet
+	var unknown []game.Point
+	for _, m := range moves {
+		if !in(m) {
+			continue
+		}
+		next, nextStanding := d.child(pos, &standing, m)
+		st, z, _, err := d.search(next, nextStanding, depth+1)
+		if err != nil {
+			return Unknown, game.PointSet{}, game.NoPoint, err
+		}
+		switch st {
+		case Loss:
+			return Loss, game.PointSet{}, m, nil
+		case Unknown:
+			unknown = append(unknown, m)
+			continue
+		}
+		union = union.Union(z)
+		changed := changedPoints(pos, next)
+		switch {
+		case !d.opts.NoRZ && isNullMove(&changed, &z):
+			must = must.Intersect(z)
+			mustPass = false
+		case m == game.Pass:
+			mustPass = false
+		default:
+			must.Remove(m)
+		}
+	}
+	for _, m := range unknown {
+		if in(m) {
+			return Unknown, game.PointSet{}, game.NoPoint, nil
+		}
+	}
+	if d.opts.NoRZ {
+		return Win, d.all, game.NoPoint, nil
+	}
+	return Win, DilateAND(pos, union, &d.pr.Region, d.living), game.NoPoint, nil
+}

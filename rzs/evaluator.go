@@ -1,0 +1,138 @@
+package rzs
+
+import (
+	"math"
+
+	"lifezero/game"
+)
+
+// Evaluator guides the search: prior probabilities for the candidate moves
+// of a position and the probability that the living side wins from it. The
+// solver never takes a value as proof; values only order the search. The
+// network and the feature models plug in through this interface.
+type Evaluator interface {
+	Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (priors []float32, value float32)
+}
+
+// Uniform gives every move the same prior and every position value 0.5.
+type Uniform struct{}
+
+// Evaluate implements Evaluator.
+func (Uniform) Evaluate(_ *game.Position, _ *game.Problem, moves []game.Point) ([]float32, float32) {
+	priors := make([]float32, len(moves))
+	for i := range priors {
+		priors[i] = 1 / float32(len(moves))
+	}
+	return priors, 0.5
+}
+
+// Heuristic is a cheap Go evaluator: moves on the liberties of weak blocks
+// (either colour), next to the living side's stones and close to the crucial
+// stones get more prior; the value grows with the liberties and eye space of
+// the living side's blocks near the crucial stones.
+type Heuristic struct{}
+
+// Evaluate implements Evaluator.
+func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
+	living := pr.Living()
+	weakLibs := weakLiberties(pos)
+	targets := pr.Crucial
+	if targets.Empty() {
+		targets = stonesOf(pos, living)
+	}
+	priors := make([]float32, len(moves))
+	sum := float32(0)
+	for i, m := range moves {
+		w := float32(1)
+		if m == game.Pass {
+			w = 0.2
+		} else {
+			w += 3 * float32(weakLibs[m])
+			w += 2 / float32(1+distanceTo(pos, m, &targets))
+			if eyeish(pos, m, living) {
+				w += 1.5
+			}
+		}
+		priors[i] = w
+		sum += w
+	}
+	for i := range priors {
+		priors[i] /= sum
+	}
+	return priors, livingValue(pos, living, &targets)
+}
+
+// weakLiberties counts, for each point, the blocks with at most two
+// liberties that have it as a liberty.
+func weakLiberties(pos *game.Position) []int8 {
+	out := make([]int8, pos.Cells())
+	var seen game.PointSet
+	for i := 0; i < pos.Cells(); i++ {
+		p := game.Point(i)
+		if c := pos.At(p); (c != game.Black && c != game.White) || seen.Has(pos.BlockHead(p)) {
+			continue
+		}
+		seen.Add(pos.BlockHead(p))
+		libs := pos.Liberties(p)
+		if libs.Len() <= 2 {
+			libs.ForEach(func(l game.Point) { out[l]++ })
+		}
+	}
+	return out
+}
+
+func stonesOf(pos *game.Position, c game.Color) game.PointSet {
+	var s game.PointSet
+	for i := 0; i < pos.Cells(); i++ {
+		if pos.At(game.Point(i)) == c {
+			s.Add(game.Point(i))
+		}
+	}
+	return s
+}
+
+// distanceTo returns the Manhattan distance from p to the nearest point of
+// set (a large number for an empty set).
+func distanceTo(pos *game.Position, p game.Point, set *game.PointSet) int {
+	px, py := pos.XY(p)
+	best := 64
+	set.ForEach(func(q game.Point) {
+		qx, qy := pos.XY(q)
+		d := abs(px-qx) + abs(py-qy)
+		best = min(best, d)
+	})
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// eyeish reports whether every on-board neighbour of p holds a stone of c:
+// the vital points of eye shape for both sides.
+func eyeish(pos *game.Position, p game.Point, c game.Color) bool {
+	for _, q := range pos.Neighbors(p) {
+		if col := pos.At(q); col != c && col != game.Border {
+			return false
+		}
+	}
+	return true
+}
+
+// livingValue is a logistic guess from the liberties of the living side's
+// blocks that hold the targets.
+func livingValue(pos *game.Position, living game.Color, targets *game.PointSet) float32 {
+	best := 0
+	targets.ForEach(func(p game.Point) {
+		if pos.At(p) == living {
+			best = max(best, pos.LibertyCount(p))
+		}
+	})
+	if best == 0 {
+		return 0.3
+	}
+	return float32(1 / (1 + math.Exp(-0.5*float64(best-3))))
+}

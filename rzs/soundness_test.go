@@ -1,0 +1,152 @@
+package rzs
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"lifezero/game"
+	"lifezero/mcts"
+)
+
+// TestAgreesWithReference is soundness test (a): on random positions with
+// at most ten empty points, both forms of RZS (with and without zones)
+// prove nothing that the exhaustive reference solver contradicts, and prove
+// most positions within their budget.
+func TestAgreesWithReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	want := 500
+	if testing.Short() {
+		want = 100
+	}
+	compared, unknown, skipped := 0, 0, 0
+	var wins, spent [3]int
+	var took [3]time.Duration
+	for tries := 0; compared < want && tries < 10*want; tries++ {
+		pr := randomProblem(rng, 10)
+		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
+		if err != nil {
+			skipped++
+			continue
+		}
+		if ref == Loss && rng.IntN(3) > 0 {
+			continue // keep wins and losses about even
+		}
+		for i, form := range []struct {
+			name  string
+			solve func(context.Context, *game.Problem, Options) Result
+			opts  Options
+		}{
+			{"mcts", Solve, Options{Budget: 200000}},
+			{"dfs", SolveDFS, Options{Budget: 200000}},
+			{"mcts-uniform-norz", Solve, Options{Budget: 200000, NoRZ: true, Evaluator: Uniform{}}},
+		} {
+			began := time.Now()
+			res := form.solve(context.Background(), pr, form.opts)
+			took[i] += time.Since(began)
+			spent[i] += res.Nodes
+			if res.Status == Win {
+				wins[i]++
+			}
+			if res.Status == Unknown {
+				unknown++
+				continue
+			}
+			if res.Status != ref {
+				t.Fatalf("%s says %v, reference says %v:\n%v\nliving %v goal %v crucial %v",
+					form.name, res.Status, ref, pr.Start, pr.Living(), pr.Goal[pr.Living()], pr.Crucial.Points())
+			}
+		}
+		compared++
+	}
+	if compared < want {
+		t.Fatalf("only %d positions compared, want %d", compared, want)
+	}
+	if unknown > compared/10 {
+		t.Errorf("%d unproven results over %d positions: budgets too small to test anything", unknown, compared)
+	}
+	t.Logf("%d positions agree with the reference (%d unproven runs, %d over the reference's budget); wins %v, nodes %v, time %v",
+		compared, unknown, skipped, wins, spent, took)
+}
+
+// zonePair is a proven win with its relevance zone.
+type zonePair struct {
+	pos      *game.Position
+	standing game.PointSet
+	zone     game.PointSet
+}
+
+// provenWins walks an MCTS solver's tree and returns every won node's
+// position and zone.
+func provenWins(s *mcSolver) []zonePair {
+	var out []zonePair
+	var walk func(id int32, pos *game.Position, standing game.PointSet)
+	walk = func(id int32, pos *game.Position, standing game.PointSet) {
+		if s.status[id] == Win && s.zone[mcts.NodeID(id)] != nil {
+			out = append(out, zonePair{pos, standing, *s.zone[mcts.NodeID(id)]})
+		}
+		for _, c := range s.tree.Children(mcts.NodeID(id)) {
+			if s.status[c] == Unknown && s.state[c] == nil {
+				continue
+			}
+			next := pos.Copy()
+			if err := next.Play(s.tree.Node(c).Move); err != nil {
+				panic(err)
+			}
+			walk(int32(c), next, s.pr.Standing(next, &standing))
+		}
+	}
+	walk(0, s.pr.StartPosition(), s.pr.Crucial)
+	return out
+}
+
+// TestLemma1 is soundness test (b): for proven (position, zone) pairs, a
+// random position with the same zone pattern (the rest of the board
+// randomised) is also a win according to the reference solver.
+func TestLemma1(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	want := 2000
+	if testing.Short() {
+		want = 300
+	}
+	checked, skipped := 0, 0
+	zonePoints, boardPoints := 0, 0
+	for tries := 0; checked < want && tries < 20*want; tries++ {
+		pr := randomProblem(rng, 10)
+		s := newMCTSSolver(pr, Options{Budget: 20000, Evaluator: Heuristic{}, MaxDepth: 60})
+		s.run(context.Background())
+		pairs := provenWins(s)
+		rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+		for _, pair := range pairs[:min(len(pairs), 6)] {
+			star, ok := samePatternPosition(rng, pair.pos, &pair.zone, 0.35)
+			if !ok {
+				t.Fatalf("no legal completion keeps zone blocks alive: zone %v on\n%v", pair.zone.Points(), pair.pos)
+			}
+			standing := pr.Standing(star, &pair.standing)
+			st, err := NewReference(pr, 200_000).Solve(star, standing)
+			if err != nil {
+				skipped++
+				continue
+			}
+			if st != Win {
+				t.Fatalf("zone pattern not a win: proven position\n%v\nzone %v\nrandomised position (%v to move)\n%v\nreference says %v",
+					pair.pos, pointNames(pair.pos, &pair.zone), star.ToMove(), star, st)
+			}
+			checked++
+			zonePoints += pair.zone.Len()
+			boardPoints += pair.pos.Size() * pair.pos.Size()
+		}
+	}
+	if checked < want {
+		t.Fatalf("checked %d pairs, want %d (%d skipped over the reference budget)", checked, want, skipped)
+	}
+	t.Logf("%d randomised zone patterns are wins (%d skipped); zones cover %.0f%% of the board on average",
+		checked, skipped, 100*float64(zonePoints)/float64(max(boardPoints, 1)))
+}
+
+func pointNames(pos *game.Position, s *game.PointSet) []string {
+	var out []string
+	s.ForEach(func(p game.Point) { out = append(out, pos.GTPString(p)) })
+	return out
+}
