@@ -81,9 +81,9 @@ type mcSolver struct {
 	living game.Color
 	tree   *mcts.Tree
 	status []Status
-	zone   map[mcts.NodeID]*game.PointSet   // zones of proven wins
-	change map[mcts.NodeID]*game.PointSet   // points changed by the move into a node
-	state  map[mcts.NodeID]*nodeState       // expanded nodes
+	zone   map[mcts.NodeID]*game.PointSet // zones of proven wins
+	change map[mcts.NodeID]*game.PointSet // points changed by the move into a node
+	state  map[mcts.NodeID]*nodeState     // expanded nodes
 	tt     *TT
 	nodes  int
 	all    game.PointSet
