@@ -138,3 +138,23 @@ func randomGame(p *Position, rng *rand.Rand, passProb float64, maxMoves int, vis
 	}
 	return nil
 }
+
+// randomPositions returns n positions taken from random games on a board
+// of the given size: each game is cut at a random length (up to its end at
+// two passes), so openings, middle games and filled-in ends all appear.
+func randomPositions(t testing.TB, rng *rand.Rand, size, n int) []*Position {
+	t.Helper()
+	out := make([]*Position, 0, n)
+	for len(out) < n {
+		p, err := NewPosition(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := rng.IntN(size * size * 3)
+		if err := randomGame(p, rng, 0.005, stop, nil); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
