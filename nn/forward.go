@@ -46,10 +46,10 @@ type fcLayer struct {
 // NewEvaluator prepares the forward pass of w. It copies what it needs:
 // later changes to w do not affect it.
 func NewEvaluator(w *Weights) (*Evaluator, error) {
-	cfg := w.Config
-	if err := cfg.Validate(); err != nil {
+	if err := w.check(); err != nil {
 		return nil, fmt.Errorf("nn: new evaluator: %w", err)
 	}
+	cfg := w.Config
 	e := &Evaluator{cfg: cfg, chunk: max(1, maxColumns/cfg.Points())}
 	e.stem = foldConv(w, layerStem)
 	for i := 0; i < cfg.Blocks; i++ {

@@ -147,6 +147,17 @@ func TestForwardRejectsBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	edited := w.Clone()
+	edited.Config.Filters = 3 // tensors no longer match
+	if _, err := NewEvaluator(edited); err == nil {
+		t.Error("Evaluator of weights whose config was edited: no error")
+	}
+	if _, err := NewEvaluator(&Weights{Config: c}); err == nil {
+		t.Error("Evaluator of a Weights literal without tensors: no error")
+	}
+	if _, err := NewGraphEvaluator(edited, 1); err == nil {
+		t.Error("GraphEvaluator of weights whose config was edited: no error")
+	}
 	if _, _, _, err := ge.Forward(make([]float32, 3*c.InputSize()), 3); err == nil {
 		t.Error("GraphEvaluator: 3 positions for a batch of 2: no error")
 	}

@@ -26,6 +26,9 @@ func NewGraphEvaluator(w *Weights, batch int) (ge *GraphEvaluator, err error) {
 	if batch < 1 {
 		return nil, fmt.Errorf("nn: graph evaluator: batch %d, want at least 1", batch)
 	}
+	if err := w.check(); err != nil {
+		return nil, fmt.Errorf("nn: graph evaluator: %w", err)
+	}
 	w = w.Clone()
 	ng, err := buildNet(w, batch, defaultBNMomentum)
 	if err != nil {

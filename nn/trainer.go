@@ -142,6 +142,9 @@ func NewTrainer(cfg Config, opts TrainOptions) (*Trainer, error) {
 		if opts.Init.Config != cfg {
 			return nil, fmt.Errorf("nn: new trainer: initial weights are %v, config is %v", opts.Init.Config, cfg)
 		}
+		if err := opts.Init.check(); err != nil {
+			return nil, fmt.Errorf("nn: new trainer: initial weights: %w", err)
+		}
 		w = opts.Init.Clone()
 	} else {
 		var err error

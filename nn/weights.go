@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -16,7 +17,9 @@ type Tensor struct {
 
 // Weights holds every parameter of a network of one Config, and the batch
 // norm running statistics, by name. The set of names and shapes is fixed by
-// the Config (see layout); NewWeights and Load guarantee it.
+// the Config (see layout); NewWeights and Load guarantee it, and the
+// functions that take Weights check it. Weights are plain data: not safe
+// for concurrent modification.
 type Weights struct {
 	Config  Config
 	tensors []Tensor
@@ -157,9 +160,9 @@ func (w *Weights) Names() []string {
 
 // Clone returns a deep copy.
 func (w *Weights) Clone() *Weights {
-	c := emptyWeights(w.Config)
-	for i := range w.tensors {
-		copy(c.tensors[i].Data, w.tensors[i].Data)
+	c := &Weights{Config: w.Config, tensors: make([]Tensor, len(w.tensors)), index: maps.Clone(w.index)}
+	for i, t := range w.tensors {
+		c.tensors[i] = Tensor{Name: t.Name, Shape: slices.Clone(t.Shape), Data: slices.Clone(t.Data)}
 	}
 	return c
 }
@@ -174,6 +177,26 @@ func (w *Weights) NumParams() int {
 		}
 	}
 	return n
+}
+
+// check verifies that w holds exactly the tensors of its Config's layout
+// (a Weights literal, or one whose Config was edited, may not).
+func (w *Weights) check() error {
+	if err := w.Config.Validate(); err != nil {
+		return err
+	}
+	specs := layout(w.Config)
+	if len(w.tensors) != len(specs) {
+		return fmt.Errorf("weights hold %d tensors, config %v needs %d", len(w.tensors), w.Config, len(specs))
+	}
+	for i, s := range specs {
+		t := &w.tensors[i]
+		if t.Name != s.name || !slices.Equal(t.Shape, s.shape) || len(t.Data) != size(s.shape) || w.index[s.name] != i {
+			return fmt.Errorf("weights tensor %d is %q %v (%d floats), config %v needs %q %v",
+				i, t.Name, t.Shape, len(t.Data), w.Config, s.name, s.shape)
+		}
+	}
+	return nil
 }
 
 // data returns the data of a tensor that the layout guarantees exists.

@@ -77,6 +77,9 @@ func Load(path string) (*Weights, error) {
 
 // MarshalBinary encodes w in the weights file format.
 func (w *Weights) MarshalBinary() ([]byte, error) {
+	if err := w.check(); err != nil {
+		return nil, err
+	}
 	for i := range w.tensors {
 		if err := checkFinite(&w.tensors[i]); err != nil {
 			return nil, err
