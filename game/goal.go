@@ -85,13 +85,13 @@ func (pr *Problem) Judge(pos *Position, standing *PointSet) Judgement {
 			return Judgement{Outcome: LivingFails}
 		}
 		u := pos.Benson(living)
-		if standing.Intersects(&u.Alive) {
-			return Judgement{Outcome: LivingWins, Zone: u.Area()}
+		if seeds := standing.Intersect(u.Alive); !seeds.Empty() {
+			return Judgement{Outcome: LivingWins, Zone: u.SmallestZone(&pos.Board, &seeds)}
 		}
 	case GoalLiveAny:
 		u := pos.Benson(living)
 		if !u.Alive.Empty() {
-			return Judgement{Outcome: LivingWins, Zone: u.Area()}
+			return Judgement{Outcome: LivingWins, Zone: u.SmallestZone(&pos.Board, &u.Alive)}
 		}
 		k := pos.Benson(living.Opponent())
 		area := k.Area()
@@ -117,4 +117,54 @@ func (pr *Problem) Standing(pos *Position, before *PointSet) PointSet {
 		}
 	})
 	return out
+}
+
+// SmallestZone returns the smallest self-sufficient part of the UCA area
+// that holds a stone of seeds: starting from one alive block holding a seed,
+// it adds every vital region next to a block it holds and every alive block
+// next to a region it holds, until nothing more joins. Each block so reached
+// keeps all its vital regions and each region all its surrounding blocks, so
+// the part is unconditionally alive on its own (Benson's condition holds
+// within it), and so it is a relevance zone of the win. On 19x19 problems
+// this leaves out the unconditionally alive walls that enclose the problem.
+func (u *UCA) SmallestZone(b *Board, seeds *PointSet) PointSet {
+	var best PointSet
+	bestLen := -1
+	var done PointSet
+	seeds.ForEach(func(p Point) {
+		if done.Has(p) || !u.Alive.Has(p) {
+			return
+		}
+		z := u.closure(b, p)
+		done = done.Union(z)
+		if n := z.Len(); bestLen < 0 || n < bestLen {
+			best, bestLen = z, n
+		}
+	})
+	return best
+}
+
+// closure grows the self-sufficient part of the UCA area around the alive
+// block at p.
+func (u *UCA) closure(b *Board, p Point) PointSet {
+	var z PointSet
+	stack := []Point{p}
+	z.Add(p)
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, n := range b.Neighbors(q) {
+			if z.Has(n) {
+				continue
+			}
+			// A block reaches its vital regions and a region its blocks
+			// through adjacency; two different regions are never adjacent.
+			if !u.Alive.Has(n) && !u.Vital.Has(n) {
+				continue
+			}
+			z.Add(n)
+			stack = append(stack, n)
+		}
+	}
+	return z
 }
