@@ -34,12 +34,18 @@ func (s *mcSolver) expand(path []pathStep) {
 	}
 	if s.status[id] == Unknown {
 		value := s.createChildren(id, pos, standing)
+		if s.status[id] == Unknown && s.opts.Table != nil && id != 0 {
+			s.lookupTable(int32(id), pos)
+		}
 		if s.status[id] == Unknown {
 			s.tree.Backup(id, float64(value), s.living, false)
 			return
 		}
 	} else {
 		s.tt.Store(key, ttEntry{s.status[id], s.zoneOf(id)})
+		if j.Outcome == game.LivingWins && s.opts.Table != nil {
+			s.opts.Table.Insert(pos, &standing, j.Zone)
+		}
 	}
 	s.propagate(path)
 	s.backupProven(id)
@@ -113,8 +119,11 @@ func (s *mcSolver) propagate(path []pathStep) {
 			return
 		}
 		s.status[parent.id] = st
-		key := ttKey(parent.pos, &s.state[parent.id].standing)
-		s.tt.Store(key, ttEntry{st, s.zoneOf(parent.id)})
+		standing := &s.state[parent.id].standing
+		s.tt.Store(ttKey(parent.pos, standing), ttEntry{st, s.zoneOf(parent.id)})
+		if st == Win && s.opts.Table != nil && !s.opts.NoRZ {
+			s.opts.Table.Insert(parent.pos, standing, s.zoneOf(parent.id))
+		}
 	}
 }
 

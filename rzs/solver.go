@@ -25,6 +25,9 @@ type Options struct {
 	MaxDepth int
 	// Timeout stops the search after this long (0 = none).
 	Timeout time.Duration
+	// Table, when set, is the RZ pattern table: looked up at every
+	// unproven node reached and fed every proven win.
+	Table PatternTable
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -49,10 +52,12 @@ type Result struct {
 	Nodes     int
 	Seconds   float64
 	// Zone is the root's relevance zone when the living side wins.
-	Zone    game.PointSet
-	TTHits  int
-	Tree    *ProofTree // the searched tree, for solution output
-	Aborted bool       // stopped by the context or the timeout
+	Zone   game.PointSet
+	TTHits int
+	// TableHits counts nodes proven by the pattern table.
+	TableHits int
+	Tree      *ProofTree // the searched tree, for solution output
+	Aborted   bool       // stopped by the context or the timeout
 }
 
 // errBudget is returned internally when the budget runs out.
@@ -73,6 +78,8 @@ type nodeState struct {
 	mustPass bool
 	union    game.PointSet // AND node: union of the proven children's zones
 	standing game.PointSet // crucial stones still standing here
+	// tableTime is the pattern table's clock at this node's last lookup.
+	tableTime uint64
 }
 
 type mcSolver struct {
@@ -87,6 +94,8 @@ type mcSolver struct {
 	tt     *TT
 	nodes  int
 	all    game.PointSet
+	// tableHits counts nodes proven by the pattern table.
+	tableHits int
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
@@ -129,7 +138,7 @@ func (s *mcSolver) run(ctx context.Context) Result {
 		}
 	}
 	res := Result{Status: s.status[0], Nodes: s.nodes, Seconds: time.Since(startTime).Seconds(),
-		TTHits: s.tt.hitCount(), Aborted: aborted, FirstMove: game.NoPoint}
+		TTHits: s.tt.hitCount(), TableHits: s.tableHits, Aborted: aborted, FirstMove: game.NoPoint}
 	if z := s.zone[0]; z != nil {
 		res.Zone = *z
 	}
@@ -178,6 +187,11 @@ func (s *mcSolver) simulate() bool {
 		cur := path[len(path)-1]
 		if s.state[cur.id] == nil {
 			break
+		}
+		if s.opts.Table != nil && s.status[cur.id] == Unknown && len(path) > 1 && s.lookupTable(int32(cur.id), cur.pos) {
+			s.propagate(path)
+			s.backupProven(cur.id)
+			return true
 		}
 		child := s.tree.Select(cur.id, func(c mcts.NodeID) bool { return s.skip(cur.id, c) })
 		if child == mcts.None {
