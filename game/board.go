@@ -3,6 +3,8 @@ package game
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Board is a Go board: stones, blocks with pseudo-liberty counts, the simple
@@ -111,11 +113,28 @@ func (b *Board) Captured(c Color) int { return b.captured[c] }
 // a block share it.
 func (b *Board) BlockHead(p Point) Point { return Point(b.head[p]) }
 
-// BlockSize returns the number of stones in the block at p.
-func (b *Board) BlockSize(p Point) int { return int(b.stones[b.head[p]]) }
+// BlockSize returns the number of stones in the block at p (0 when p holds
+// no stone).
+func (b *Board) BlockSize(p Point) int {
+	if !b.isStone(p) {
+		return 0
+	}
+	return int(b.stones[b.head[p]])
+}
 
-// BlockStones calls f for every stone of the block at p.
+// isStone reports whether p is a point of the padded array holding a stone.
+func (b *Board) isStone(p Point) bool {
+	return p >= 0 && int(p) < b.cells && (b.color[p] == Black || b.color[p] == White)
+}
+
+// BlockStones calls f for every stone of the block at p; for a point
+// without a stone it calls nothing.
 func (b *Board) BlockStones(p Point, f func(Point)) {
+	if !b.isStone(p) {
+		// The block links of an empty point are stale (or never set),
+		// and following them would not come back to p.
+		return
+	}
 	q := p
 	for {
 		f(q)
@@ -416,12 +435,15 @@ func (b *Board) CheckNoDeadBlocks() error {
 	return nil
 }
 
-// PointString returns the SGF coordinates of p ("dd"), "pass", or "none".
+// PointString returns the SGF coordinates of p ("dd"), "pass", "none" for
+// NoPoint, or "off-board(N)".
 func (b *Board) PointString(p Point) string {
 	switch {
 	case p == Pass:
 		return "pass"
-	case p < 0 || int(p) >= b.cells || b.color[p] == Border:
+	case p == NoPoint:
+		return "none"
+	case !b.OnBoard(p):
 		return fmt.Sprintf("off-board(%d)", p)
 	}
 	x, y := b.XY(p)
@@ -447,10 +469,11 @@ func (b *Board) ParsePoint(s string) (Point, error) {
 // gtpLetters are the GTP column letters (no I).
 const gtpLetters = "ABCDEFGHJKLMNOPQRST"
 
-// GTPString returns the GTP vertex of p ("D4", "pass").
+// GTPString returns the GTP vertex of p ("D4", "pass"), or, like
+// PointString, "none" or "off-board(N)" for a point not on the board.
 func (b *Board) GTPString(p Point) string {
-	if p == Pass {
-		return "pass"
+	if p == Pass || !b.OnBoard(p) {
+		return b.PointString(p)
 	}
 	x, y := b.XY(p)
 	return fmt.Sprintf("%c%d", gtpLetters[x], b.size-y)
@@ -458,7 +481,7 @@ func (b *Board) GTPString(p Point) string {
 
 // ParseGTP reads a GTP vertex ("D4", "pass"), case-insensitive.
 func (b *Board) ParseGTP(s string) (Point, error) {
-	if len(s) == 4 && (s[0]|0x20) == 'p' && (s[1]|0x20) == 'a' {
+	if strings.EqualFold(s, "pass") {
 		return Pass, nil
 	}
 	if len(s) < 2 {
@@ -471,8 +494,9 @@ func (b *Board) ParseGTP(s string) (Point, error) {
 			x = i
 		}
 	}
-	var row int
-	if _, err := fmt.Sscanf(s[1:], "%d", &row); err != nil || x < 0 || row < 1 || row > b.size {
+	// Digits only: Sscanf would also take "D4x", "D 4" and "D+4".
+	row, err := strconv.Atoi(s[1:])
+	if err != nil || s[1] < '0' || s[1] > '9' || x < 0 || row < 1 || row > b.size {
 		return NoPoint, fmt.Errorf("game: %q is not a vertex of a %dx%d board", s, b.size, b.size)
 	}
 	return b.Point(x, b.size-row), nil

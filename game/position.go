@@ -39,8 +39,11 @@ func (r KoRule) String() string {
 // Position is a board with the side to move, the count of consecutive passes,
 // the ko rule of each colour and the history that superko needs.
 //
-// Copy (or a plain assignment followed by Fork) is the cheap undo for
-// search: the board is a value, and the history is shared until it grows.
+// Copy gives an independent position: the board is a value, and the
+// history is shared until it grows. A plain assignment (saved := *p, later
+// *p = saved) is the cheap undo for search, but two positions made by
+// assignment must not both be played on: their histories would share
+// storage. Use Copy for that.
 type Position struct {
 	Board
 	toMove  Color

@@ -1,6 +1,9 @@
 package game
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // boardSnapshot is what a move may change, for comparing before and after.
 type boardSnapshot struct {
@@ -275,5 +278,71 @@ func TestSuicide(t *testing.T) {
 			}
 			checkLiberties(t, &p.Board)
 		})
+	}
+}
+
+func TestCoordinates(t *testing.T) {
+	for size := MinSize; size <= MaxSize; size++ {
+		b, _ := NewBoard(size)
+		all := b.AllPoints()
+		if all.Len() != size*size {
+			t.Fatalf("%dx%d: %d points on the board", size, size, all.Len())
+		}
+		all.ForEach(func(p Point) {
+			for _, v := range []string{b.GTPString(p), strings.ToLower(b.GTPString(p))} {
+				if q, err := b.ParseGTP(v); err != nil || q != p {
+					t.Fatalf("%dx%d: GTP %q parses to %d, %v; want %d", size, size, v, q, err, p)
+				}
+			}
+			if q, err := b.ParsePoint(b.PointString(p)); err != nil || q != p {
+				t.Fatalf("%dx%d: SGF %q parses to %d, %v", size, size, b.PointString(p), q, err)
+			}
+		})
+		if v := b.GTPString(b.Point(0, size-1)); v != "A1" {
+			t.Errorf("%dx%d: bottom-left corner is %s, want A1", size, size, v)
+		}
+		if v := b.PointString(b.Point(0, 0)); v != "aa" {
+			t.Errorf("%dx%d: top-left corner is %s in SGF, want aa", size, size, v)
+		}
+	}
+	b, _ := NewBoard(19)
+	if v := b.GTPString(b.Point(8, 0)); v != "J19" {
+		t.Errorf("column 9 is %s, want J19 (GTP skips I)", v)
+	}
+	for p, want := range map[Point]string{Pass: "pass", NoPoint: "none", 0: "off-board(0)"} {
+		if got := b.GTPString(p); got != want {
+			t.Errorf("GTPString(%d) = %q, want %q", p, got, want)
+		}
+		if got := b.PointString(p); got != want {
+			t.Errorf("PointString(%d) = %q, want %q", p, got, want)
+		}
+	}
+	for _, v := range []string{"pass", "PASS", "Pass"} {
+		if p, err := b.ParseGTP(v); err != nil || p != Pass {
+			t.Errorf("ParseGTP(%q) = %d, %v", v, p, err)
+		}
+	}
+	for _, v := range []string{"", "D", "I5", "A0", "A20", "U1", "D4x", "D 4", "D+4", "pa12", "4D"} {
+		if p, err := b.ParseGTP(v); err == nil {
+			t.Errorf("ParseGTP(%q) = %d, want an error", v, p)
+		}
+	}
+}
+
+// Block queries on points without a stone answer "nothing" instead of
+// following stale block links.
+func TestBlockQueriesOnEmptyPoints(t *testing.T) {
+	p := diagram(t, ".....", ".XO..", ".....", ".....", ".....")
+	playGTP(t, p, "C5", "A1", "D4", "A2", "C3") // captures the white stone at C4
+	for _, v := range []string{"C4", "E1", "A5"} {
+		q := gtpPoint(t, &p.Board, v)
+		if p.At(q) != Empty {
+			t.Fatalf("test position: %s is not empty\n%s", v, p)
+		}
+		n := 0
+		p.BlockStones(q, func(Point) { n++ })
+		if n != 0 || p.BlockSize(q) != 0 || p.LibertyCount(q) != 0 {
+			t.Errorf("empty %s: %d block stones, size %d, %d liberties", v, n, p.BlockSize(q), p.LibertyCount(q))
+		}
 	}
 }
