@@ -40,17 +40,20 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 	if targets.Empty() {
 		targets = stonesOf(pos, living)
 	}
+	focus := focusStones(pos, &targets)
 	priors := make([]float32, len(moves))
 	sum := float32(0)
 	for i, m := range moves {
-		w := float32(1)
-		if m == game.Pass {
-			w = 0.2
-		} else {
-			w += 3 * float32(weakLibs[m])
-			w += 2 / float32(1+distanceTo(pos, m, &targets))
+		w := float32(0.02)
+		if m != game.Pass {
+			// Life and death is fought next to the group: the prior falls
+			// off exponentially with the distance to it, so the far empty
+			// parts of a large region get little attention.
+			d := distanceTo(pos, m, &focus)
+			w = float32(math.Exp(-0.9 * float64(max(d-1, 0))))
+			w *= 1 + 2*float32(weakLibs[m])
 			if eyeish(pos, m, living) {
-				w += 1.5
+				w *= 2
 			}
 		}
 		priors[i] = w
@@ -60,6 +63,29 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 		priors[i] /= sum
 	}
 	return priors, livingValue(pos, living, &targets)
+}
+
+// focusStones returns the blocks holding the targets together with the
+// opponent blocks touching them: the stones the fight is about.
+func focusStones(pos *game.Position, targets *game.PointSet) game.PointSet {
+	var focus game.PointSet
+	targets.ForEach(func(p game.Point) {
+		if c := pos.At(p); c == game.Black || c == game.White {
+			focus = focus.Union(pos.BlockSet(p))
+		}
+	})
+	group := focus
+	group.ForEach(func(p game.Point) {
+		for _, q := range pos.Neighbors(p) {
+			if c := pos.At(q); (c == game.Black || c == game.White) && c != pos.At(p) && !focus.Has(q) {
+				focus = focus.Union(pos.BlockSet(q))
+			}
+		}
+	})
+	if focus.Empty() {
+		return *targets
+	}
+	return focus
 }
 
 // weakLiberties counts, for each point, the blocks with at most two
@@ -123,16 +149,31 @@ func eyeish(pos *game.Position, p game.Point, c game.Color) bool {
 }
 
 // livingValue is a logistic guess from the liberties of the living side's
-// blocks that hold the targets.
+// blocks that hold the targets and the eye-like points next to them.
 func livingValue(pos *game.Position, living game.Color, targets *game.PointSet) float32 {
 	best := 0
+	var group game.PointSet
 	targets.ForEach(func(p game.Point) {
 		if pos.At(p) == living {
 			best = max(best, pos.LibertyCount(p))
+			group = group.Union(pos.BlockSet(p))
 		}
 	})
 	if best == 0 {
-		return 0.3
+		return 0.2
 	}
-	return float32(1 / (1 + math.Exp(-0.5*float64(best-3))))
+	eyes := 0
+	var seen game.PointSet
+	group.ForEach(func(p game.Point) {
+		for _, q := range pos.Neighbors(p) {
+			if pos.At(q) == game.Empty && !seen.Has(q) {
+				seen.Add(q)
+				if eyeish(pos, q, living) {
+					eyes++
+				}
+			}
+		}
+	})
+	x := 0.35*float64(best-4) + 0.9*float64(min(eyes, 3)-1)
+	return float32(1 / (1 + math.Exp(-x)))
 }
