@@ -1,0 +1,95 @@
+package movecands
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"lifezero/features"
+	"lifezero/train"
+)
+
+func TestDataScanAndLoad(t *testing.T) {
+	dir := writeGamesDataset(t, syntheticGames(t, 5))
+	out := filepath.Join(t.TempDir(), "cands")
+	if _, err := Build(context.Background(), []string{dir}, out, Options{Features: defaultExtractor(t), PositionsPerGame: 4, RowsPerFile: 6}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := readRows(t, out)
+	d, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Positions() != int64(len(rows)) || d.Positions() != 20 {
+		t.Fatalf("%d positions, %d rows", d.Positions(), len(rows))
+	}
+	var scanned []train.Sample
+	if err := d.Scan(context.Background(), func(s *train.Sample) error { scanned = append(scanned, *s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := d.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(scanned, []train.Sample(loaded)) || len(loaded) != len(rows) {
+		t.Fatal("Scan and Load disagree")
+	}
+	for i, s := range loaded {
+		r := rows[i]
+		if s.Played != int(r.Played) || s.MoveNumber != int(r.MoveNumber) || len(s.Candidates) != len(r.Features) {
+			t.Fatalf("sample %d: played %d move %d, %d candidates; row %+v", i, s.Played, s.MoveNumber, len(s.Candidates), r)
+		}
+		for c := range s.Candidates {
+			if !reflect.DeepEqual([]int32(s.Candidates[c]), r.Features[c]) {
+				t.Fatalf("sample %d candidate %d: %v, row %v", i, c, s.Candidates[c], r.Features[c])
+			}
+		}
+		if _, err := s.Validate(d.NumFeatures()); err != nil {
+			t.Fatalf("sample %d: %v", i, err)
+		}
+	}
+	// Scanning twice gives the same samples (trainers scan every epoch).
+	n := 0
+	if err := d.Scan(context.Background(), func(s *train.Sample) error {
+		if !reflect.DeepEqual(*s, loaded[n]) {
+			t.Fatalf("second scan, sample %d differs", n)
+		}
+		n++
+		return nil
+	}); err != nil || n != len(loaded) {
+		t.Fatalf("second scan: %v after %d samples", err, n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := d.Scan(ctx, func(*train.Sample) error { return nil }); err == nil {
+		t.Error("a cancelled scan returned no error")
+	}
+}
+
+func TestOpenChecksFeatureSets(t *testing.T) {
+	dir := writeGamesDataset(t, syntheticGames(t, 3))
+	noLibs, err := features.New(features.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, c := range []struct {
+		out string
+		e   *features.Extractor
+	}{{a, defaultExtractor(t)}, {b, noLibs}} {
+		if _, err := Build(context.Background(), []string{dir}, c.out, Options{Features: c.e, PositionsPerGame: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(a, b); err == nil || !strings.Contains(err.Error(), "different feature sets") {
+		t.Errorf("datasets of two feature sets: %v", err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), `"games" dataset`) {
+		t.Errorf("a games dataset: %v", err)
+	}
+	if _, err := Open(); err == nil {
+		t.Error("no datasets: no error")
+	}
+}
