@@ -4,6 +4,7 @@
 //	lifezero stages                                      list the stage kinds and their params
 //	lifezero records import --out DIR PATH...            import SGF game records
 //	lifezero problem show FILE...                        draw L&D problems
+//	lifezero solve FILE|DIR... [--budget N] [--json] ... solve L&D problems by RZS
 //	lifezero version                                     print the version
 //
 // It is thin: it parses flags and calls the packages. A subcommand is one
@@ -35,6 +36,7 @@ func commands() []command {
 		{"stages", "list the stage kinds a pipeline may use, with their params", cmdStages},
 		{"records", "game records: records import --out DIR [--from DATE] [--to DATE] [--max N] PATH...", cmdRecords},
 		{"problem", "L&D problems: problem show FILE...", cmdProblem},
+		{"solve", "solve L&D problems: " + solveSynopsis, cmdSolve},
 		{"features", "move features: features list [--set FILE] [--no-libs] [--groups] [--describe]", cmdFeatures},
 		{"version", "print the version", cmdVersion},
 	}

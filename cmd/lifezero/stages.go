@@ -13,6 +13,7 @@ func newRegistry() (*pipelines.Registry, error) {
 	return pipelines.NewRegistry(
 		recordsImportKind(),
 		problemsKind(),
+		solveKind(),
 		reportKind(),
 	)
 }

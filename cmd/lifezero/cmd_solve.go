@@ -1,0 +1,342 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"lifezero/datasets"
+	"lifezero/evaluate"
+	"lifezero/rzs"
+)
+
+const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz] [--no-tt] [--evaluator heuristic|uniform] " +
+	"[--timeout 5m] [--workers N] [--json] [--sgf-dir DIR] [--out DIR]"
+
+// solveFlags are the parsed flags of "lifezero solve".
+type solveFlags struct {
+	cfg    evaluate.SolveConfig
+	json   bool
+	sgfDir string
+	out    string
+	paths  []string
+}
+
+func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
+	fs := newFlagSet("solve", solveSynopsis, stderr)
+	f := &solveFlags{}
+	fs.IntVar(&f.cfg.Budget, "budget", evaluate.DefaultSolveBudget, "most `N` nodes (MCTS simulations or depth-first visits) per problem")
+	fs.StringVar(&f.cfg.Algo, "algo", evaluate.AlgoMCTS, "solver form: mcts or dfs")
+	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
+	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
+	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.EvaluatorHeuristic, "move ordering: heuristic or uniform")
+	fs.DurationVar(&f.cfg.Timeout, "timeout", 0, "stop a problem after this `duration` (0: no limit)")
+	fs.IntVar(&f.cfg.Workers, "workers", 1, "solve `N` problems at once (each solve is single-threaded; timings compete for CPUs)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
+	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
+	fs.StringVar(&f.out, "out", "", "write a solve-results dataset (with its report section) to `DIR`")
+	paths, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, usagef("name at least one problem file (.json, .sgf) or directory")
+	}
+	if f.cfg.Budget <= 0 {
+		return nil, usagef("--budget %d: must be positive", f.cfg.Budget)
+	}
+	if f.cfg.Workers <= 0 {
+		return nil, usagef("--workers %d: must be positive", f.cfg.Workers)
+	}
+	var ce *evaluate.SolveConfigError
+	if err := f.cfg.Validate(); errors.As(err, &ce) {
+		return nil, usagef("--%s %s", ce.Field, ce.Msg)
+	} else if err != nil {
+		return nil, err
+	}
+	f.paths = paths
+	return f, nil
+}
+
+func cmdSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseSolveFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	tasks, err := loadSolveTasks(f.paths)
+	if err != nil {
+		return err
+	}
+	var sgfNames map[int]string
+	if f.sgfDir != "" {
+		if sgfNames, err = solutionNames(tasks); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(f.sgfDir, 0o755); err != nil {
+			return fmt.Errorf("--sgf-dir: %w", err)
+		}
+	}
+	out := newSolveOutput(stdout, stderr, f.json, tasks)
+	var rows []evaluate.SolveRow
+	began := time.Now()
+	err = evaluate.SolveProblems(ctx, tasks, f.cfg, func(s evaluate.Solved) error {
+		rows = append(rows, s.Row)
+		if sgfNames != nil {
+			path := filepath.Join(f.sgfDir, sgfNames[s.Index])
+			if err := rzs.SolutionSGF(s.Task.Problem, s.Result).WriteFile(path); err != nil {
+				return fmt.Errorf("problem %s: %w", s.Row.Source, err)
+			}
+		}
+		return out.row(s.Row)
+	})
+	out.summary(rows, len(tasks), time.Since(began), err)
+	if err != nil {
+		return err
+	}
+	if f.out != "" {
+		m := datasets.Manifest{Stage: "solve", Meta: map[string]string{"command": "lifezero " + strings.Join(append([]string{"solve"}, args...), " ")}}
+		if _, err := evaluate.WriteSolveResults(ctx, f.out, rows, m); err != nil {
+			return err
+		}
+		fmt.Fprintf(out.summaryW, "wrote %d results to %s\n", len(rows), f.out)
+	}
+	return nil
+}
+
+// loadSolveTasks loads the problems of every path (a problem file or a
+// directory of them); a problem's set is its directory's name.
+func loadSolveTasks(paths []string) ([]evaluate.SolveTask, error) {
+	var tasks []evaluate.SolveTask
+	for _, p := range paths {
+		probs, err := loadProblems(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, pr := range probs {
+			abs, err := filepath.Abs(pr.Source)
+			if err != nil {
+				abs = pr.Source
+			}
+			tasks = append(tasks, evaluate.SolveTask{Problem: pr, Set: filepath.Base(filepath.Dir(abs))})
+		}
+	}
+	return tasks, nil
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// solutionNames gives each task its solution file name, <id>.sgf; ids must
+// be unique so that no solution overwrites another.
+func solutionNames(tasks []evaluate.SolveTask) (map[int]string, error) {
+	names := make(map[int]string, len(tasks))
+	seen := map[string]string{}
+	for i, t := range tasks {
+		name := strings.Trim(unsafeFileChars.ReplaceAllString(t.Problem.ID, "_"), ".")
+		if name == "" {
+			name = "problem"
+		}
+		name += ".sgf"
+		if prev, dup := seen[name]; dup {
+			return nil, fmt.Errorf("--sgf-dir: problems %s and %s would both be written to %s; solve them in separate runs",
+				prev, t.Problem.Source, name)
+		}
+		seen[name] = t.Problem.Source
+		names[i] = name
+	}
+	return names, nil
+}
+
+// solveOutput prints the results: a table or JSON lines on stdout, and a
+// progress bar over the problems on a terminal.
+type solveOutput struct {
+	w, summaryW io.Writer
+	json        bool
+	idWidth     int
+	setWidth    int
+	bar         *progressbar.ProgressBar
+	header      bool
+}
+
+func newSolveOutput(stdout, stderr io.Writer, asJSON bool, tasks []evaluate.SolveTask) *solveOutput {
+	o := &solveOutput{w: stdout, summaryW: stdout, json: asJSON, idWidth: 2, setWidth: 3}
+	if asJSON {
+		o.summaryW = stderr
+	}
+	for _, t := range tasks {
+		o.idWidth = max(o.idWidth, len(t.Problem.ID))
+		o.setWidth = max(o.setWidth, len(t.Set))
+	}
+	if isTerminal(stderr) {
+		o.bar = progressbar.NewOptions(len(tasks),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("solve"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionClearOnFinish(),
+		)
+		o.bar.RenderBlank()
+	}
+	return o
+}
+
+// row prints one result, keeping the progress bar below the printed lines.
+func (o *solveOutput) row(r evaluate.SolveRow) error {
+	if o.bar != nil {
+		o.bar.Clear()
+	}
+	var err error
+	if o.json {
+		err = writeSolveJSON(o.w, r)
+	} else {
+		if !o.header {
+			o.header = true
+			_, err = fmt.Fprintf(o.w, "%-*s  %-*s  %-7s  %-4s  %9s  %8s  %4s  %s\n", o.idWidth, "id", o.setWidth, "set",
+				"result", "move", "nodes", "seconds", "rz", "paper nodes")
+		}
+		if err == nil {
+			_, err = fmt.Fprintln(o.w, o.tableLine(r))
+		}
+	}
+	if o.bar != nil {
+		o.bar.Add(1)
+	}
+	return err
+}
+
+func (o *solveOutput) tableLine(r evaluate.SolveRow) string {
+	result := r.Result
+	if a, known := r.Agrees(); known && !a {
+		result += "!" // the file's winner says otherwise
+	}
+	move := r.FirstMove
+	if move == "" {
+		move = "-"
+	}
+	rz := "-"
+	if r.Result == evaluate.ResultWin {
+		rz = fmt.Sprint(r.RZSize)
+	}
+	return fmt.Sprintf("%-*s  %-*s  %-7s  %-4s  %9d  %8.2f  %4s  %s", o.idWidth, r.ID, o.setWidth, r.Set, result, move,
+		r.Nodes, r.Seconds, rz, paperNodesText(r.PaperNodes))
+}
+
+// paperNodesText writes the papers' node counts as "rzs=255314 ftl=76780".
+func paperNodesText(js string) string {
+	r := evaluate.SolveRow{PaperNodes: js}
+	paper := r.Paper()
+	if len(paper) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(paper))
+	for k := range paper {
+		keys = append(keys, k)
+	}
+	evaluate.SortPaperMethods(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + paper[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+// solveJSON is a result as "lifezero solve --json" prints it.
+type solveJSON struct {
+	ID         string          `json:"id"`
+	Set        string          `json:"set"`
+	Source     string          `json:"source"`
+	Result     string          `json:"result"`
+	FirstMove  *string         `json:"first_move"` // null when unproven
+	Nodes      int64           `json:"nodes"`
+	Seconds    float64         `json:"seconds"`
+	RZSize     int32           `json:"rz_size"`
+	TTHits     int64           `json:"tt_hits"`
+	TableHits  int64           `json:"table_hits"`
+	Aborted    bool            `json:"aborted"`
+	Algo       string          `json:"algo"`
+	RZ         bool            `json:"rz"`
+	TT         bool            `json:"tt"`
+	Evaluator  string          `json:"evaluator"`
+	Budget     int64           `json:"budget"`
+	ToPlay     string          `json:"to_play"`
+	Living     string          `json:"living"`
+	Winner     *string         `json:"winner"` // null when the file does not say
+	Agrees     *bool           `json:"agrees"` // null when unknown
+	Answer     *string         `json:"answer_first_move"`
+	PaperNodes json.RawMessage `json:"paper_nodes,omitempty"`
+}
+
+func writeSolveJSON(w io.Writer, r evaluate.SolveRow) error {
+	j := solveJSON{ID: r.ID, Set: r.Set, Source: r.Source, Result: r.Result, FirstMove: nonEmpty(r.FirstMove),
+		Nodes: r.Nodes, Seconds: r.Seconds, RZSize: r.RZSize, TTHits: r.TTHits, TableHits: r.TableHits, Aborted: r.Aborted,
+		Algo: r.Algo, RZ: r.RZ, TT: r.TT, Evaluator: r.Evaluator, Budget: r.Budget, ToPlay: r.ToPlay, Living: r.Living,
+		Winner: nonEmpty(r.Winner), Answer: nonEmpty(r.Answer)}
+	if a, known := r.Agrees(); known {
+		j.Agrees = &a
+	}
+	if r.PaperNodes != "" {
+		j.PaperNodes = json.RawMessage(r.PaperNodes)
+	}
+	b, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// summary prints the totals; after an interruption it says how far the
+// run got.
+func (o *solveOutput) summary(rows []evaluate.SolveRow, total int, wall time.Duration, runErr error) {
+	if o.bar != nil {
+		o.bar.Exit()
+	}
+	var nodes int64
+	var secs float64
+	var win, loss, agree, disagree int
+	for i := range rows {
+		r := &rows[i]
+		nodes += r.Nodes
+		secs += r.Seconds
+		switch r.Result {
+		case evaluate.ResultWin:
+			win++
+		case evaluate.ResultLoss:
+			loss++
+		}
+		if a, known := r.Agrees(); known && a {
+			agree++
+		} else if known {
+			disagree++
+		}
+	}
+	solved := win + loss
+	w := o.summaryW
+	if errors.Is(runErr, context.Canceled) {
+		fmt.Fprintf(w, "interrupted: %d of %d problems done\n", len(rows), total)
+	}
+	fmt.Fprintf(w, "solved %d of %d (win %d, loss %d, unknown %d); %d agree with the file's winner, %d disagree\n",
+		solved, len(rows), win, loss, len(rows)-solved, agree, disagree)
+	rate := 0.0
+	if secs > 0 {
+		rate = float64(nodes) / secs
+	}
+	fmt.Fprintf(w, "%d nodes in %.2f s of solving (%.0f nodes/s), %.2f s wall\n", nodes, secs, rate, wall.Seconds())
+}

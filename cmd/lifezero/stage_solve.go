@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"lifezero/evaluate"
+	"lifezero/pipelines"
+)
+
+type solveParams struct {
+	Budget    int    `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
+	Algo      string `yaml:"algo" help:"solver form: mcts or dfs"`
+	RZ        bool   `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
+	TT        bool   `yaml:"tt" help:"use the transposition table"`
+	Evaluator string `yaml:"evaluator" help:"move ordering: heuristic or uniform"`
+	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
+	Workers   int    `yaml:"workers" help:"problems solved at once (each solve is single-threaded; timings compete for CPUs)"`
+}
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (p *solveParams) Validate() error {
+	_, err := p.config()
+	return err
+}
+
+// config turns the params into a solve config; errors are ParamErrors.
+func (p *solveParams) config() (evaluate.SolveConfig, error) {
+	cfg := evaluate.SolveConfig{Algo: p.Algo, Budget: p.Budget, NoRZ: !p.RZ, NoTT: !p.TT, Evaluator: p.Evaluator, Workers: p.Workers}
+	if p.Budget <= 0 {
+		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", p.Budget)}
+	}
+	if p.Workers <= 0 {
+		return cfg, &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: must be positive", p.Workers)}
+	}
+	if p.Timeout != "" {
+		d, err := time.ParseDuration(p.Timeout)
+		if err != nil || d <= 0 {
+			return cfg, &pipelines.ParamError{Key: "timeout", Msg: fmt.Sprintf("%q: want a positive Go duration such as 30s or 5m", p.Timeout)}
+		}
+		cfg.Timeout = d
+	}
+	var ce *evaluate.SolveConfigError
+	if err := cfg.Validate(); errors.As(err, &ce) {
+		return cfg, &pipelines.ParamError{Key: ce.Field, Msg: ce.Msg}
+	} else if err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+func solveKind() pipelines.Kind {
+	return pipelines.Kind{
+		Name: "solve",
+		Doc: "Solves the L&D problems of its inputs (problem directories or .json/.sgf files) by " +
+			"relevance-zone based search and writes a solve-results dataset (per problem: result from the " +
+			"living side's view, first move, nodes, seconds, RZ size, TT and table hits, settings, the " +
+			"papers' node counts) with a report section: per problem set a table beside the papers' " +
+			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
+		Version: 1,
+		Params: solveParams{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
+			Evaluator: evaluate.EvaluatorHeuristic, Workers: 1},
+		CheckInputs: pathInputs,
+		Run:         runSolve,
+	}
+}
+
+func runSolve(ctx context.Context, env *pipelines.Env) error {
+	p, err := pipelines.ParamsAs[solveParams](env)
+	if err != nil {
+		return err
+	}
+	cfg, err := p.config()
+	if err != nil {
+		return err
+	}
+	var paths []string
+	for _, in := range env.Inputs {
+		paths = append(paths, in.Path)
+	}
+	tasks, err := loadSolveTasks(paths)
+	if err != nil {
+		return err
+	}
+	rows := make([]evaluate.SolveRow, 0, len(tasks))
+	env.Progress.Start(len(tasks), "problems")
+	err = evaluate.SolveProblems(ctx, tasks, cfg, func(s evaluate.Solved) error {
+		rows = append(rows, s.Row)
+		env.Log.Debug("solved", "problem", s.Row.Source, "result", s.Row.Result, "nodes", s.Row.Nodes, "seconds", s.Row.Seconds)
+		env.Progress.Add(1)
+		return nil
+	})
+	env.Progress.Finish()
+	if err != nil {
+		return err
+	}
+	solved := 0
+	for i := range rows {
+		if rows[i].Solved() {
+			solved++
+		}
+	}
+	env.Log.Info("problems solved", "solved", solved, "of", len(rows))
+	_, err = evaluate.WriteSolveResults(ctx, env.OutDir, rows, env.Manifest(evaluate.SolveResultsKind, evaluate.SolveResultsSchemaVersion))
+	return err
+}

@@ -1,0 +1,201 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"lifezero/game"
+	"lifezero/rzs"
+)
+
+// The solver forms and evaluators a SolveConfig may name.
+const (
+	AlgoMCTS           = "mcts"
+	AlgoDFS            = "dfs"
+	EvaluatorHeuristic = "heuristic"
+	EvaluatorUniform   = "uniform"
+)
+
+// DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
+// rzs's default.
+const DefaultSolveBudget = 500000
+
+// SolveConfig is how a benchmark solves its problems.
+type SolveConfig struct {
+	Algo      string        // AlgoMCTS (also for "") or AlgoDFS
+	Budget    int           // most nodes per problem; 0: DefaultSolveBudget
+	NoRZ      bool          // turn relevance zones off
+	NoTT      bool          // turn the transposition table off
+	Evaluator string        // EvaluatorHeuristic (also for "") or EvaluatorUniform
+	Timeout   time.Duration // per problem; 0: none
+	// Workers is how many problems are solved at once, each on one
+	// goroutine; 0 means 1. More than one makes the reported seconds
+	// compete for the CPUs.
+	Workers int
+}
+
+// withDefaults fills the zero values in.
+func (c SolveConfig) withDefaults() SolveConfig {
+	if c.Algo == "" {
+		c.Algo = AlgoMCTS
+	}
+	if c.Evaluator == "" {
+		c.Evaluator = EvaluatorHeuristic
+	}
+	if c.Budget == 0 {
+		c.Budget = DefaultSolveBudget
+	}
+	if c.Workers == 0 {
+		c.Workers = 1
+	}
+	return c
+}
+
+// SolveConfigError is a bad field of a SolveConfig; Field is its name as the
+// command line and the stage params spell it (budget, algo, ...).
+type SolveConfigError struct {
+	Field, Msg string
+}
+
+func (e *SolveConfigError) Error() string { return e.Field + ": " + e.Msg }
+
+// Validate checks the config; its errors are *SolveConfigError.
+func (c SolveConfig) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS:
+		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s or %s", c.Algo, AlgoMCTS, AlgoDFS)}
+	case c.Evaluator != EvaluatorHeuristic && c.Evaluator != EvaluatorUniform:
+		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want %s or %s", c.Evaluator, EvaluatorHeuristic, EvaluatorUniform)}
+	case c.Budget < 0:
+		return &SolveConfigError{"budget", fmt.Sprintf("%d: must be positive", c.Budget)}
+	case c.Timeout < 0:
+		return &SolveConfigError{"timeout", fmt.Sprintf("%v: must not be negative", c.Timeout)}
+	case c.Workers < 0:
+		return &SolveConfigError{"workers", fmt.Sprintf("%d: must be positive", c.Workers)}
+	}
+	return nil
+}
+
+func (c SolveConfig) options() rzs.Options {
+	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: rzs.Heuristic{}}
+	if c.Evaluator == EvaluatorUniform {
+		o.Evaluator = rzs.Uniform{}
+	}
+	return o
+}
+
+// SolveTask is a problem to solve and the set it belongs to.
+type SolveTask struct {
+	Problem *game.Problem
+	Set     string // the problem set: its directory's name
+}
+
+// Solved is a finished solve.
+type Solved struct {
+	Index  int // the task's index in the input
+	Task   SolveTask
+	Result rzs.Result
+	Row    SolveRow
+}
+
+// SolveProblems solves tasks with cfg.Workers goroutines and calls emit
+// with each finished solve in input order (emit runs on the caller's
+// goroutine). A solve stopped by its timeout or budget counts as finished,
+// its result unknown. When ctx is cancelled the solves under way stop,
+// those that finished are still emitted in input order (skipping the
+// unfinished), and ctx's error is returned. An emit error stops everything
+// and is returned.
+func SolveProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit func(Solved) error) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("evaluate: solve: %w", err)
+	}
+	cfg = cfg.withDefaults()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan int)
+	done := make(chan *Solved)
+	var wg sync.WaitGroup
+	for range min(cfg.Workers, max(len(tasks), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				done <- solveOne(ctx, i, tasks[i], cfg)
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for i := range tasks {
+			select {
+			case work <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	return emitInOrder(ctx, len(tasks), done, emit, cancel)
+}
+
+// solveOne solves a task; it returns nil when ctx stopped it.
+func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved {
+	if ctx.Err() != nil {
+		return nil
+	}
+	var res rzs.Result
+	if cfg.Algo == AlgoDFS {
+		res = rzs.SolveDFS(ctx, t.Problem, cfg.options())
+	} else {
+		res = rzs.Solve(ctx, t.Problem, cfg.options())
+	}
+	if res.Aborted && ctx.Err() != nil {
+		return nil
+	}
+	return &Solved{Index: i, Task: t, Result: res, Row: SolveRowOf(t, res, cfg)}
+}
+
+// emitInOrder receives finished solves and emits them in input order; after
+// a cancellation or an emit error it drains the workers and emits (only
+// after a cancellation) what finished.
+func emitInOrder(ctx context.Context, n int, done <-chan *Solved, emit func(Solved) error, cancel func()) error {
+	finished := make([]*Solved, n)
+	next := 0
+	var emitErr error
+	for s := range done {
+		if s == nil || emitErr != nil {
+			continue
+		}
+		finished[s.Index] = s
+		for next < n && finished[next] != nil && ctx.Err() == nil {
+			if emitErr = emit(*finished[next]); emitErr != nil {
+				cancel()
+				break
+			}
+			finished[next] = nil
+			next++
+		}
+	}
+	if emitErr != nil {
+		return emitErr
+	}
+	if err := ctx.Err(); err != nil {
+		for _, s := range finished[next:] {
+			if s == nil {
+				continue
+			}
+			if e := emit(*s); e != nil {
+				return errors.Join(err, e)
+			}
+		}
+		return err
+	}
+	return nil
+}

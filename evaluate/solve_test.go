@@ -1,0 +1,269 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"lifezero/datasets"
+	"lifezero/game"
+)
+
+// Three hand-checked 5x5 problems. White's group on the top edge has the
+// eye space aa, ba, ca (a straight three, "three") or aa..da (a straight
+// four, "four"); moves may only be played there. A straight three lives or
+// dies by who plays its middle point ba first; a straight four lives
+// whoever starts.
+var solveTestProblems = map[string]string{
+	"three-w.json": `{"id": "three-w", "sgf": "(;FF[4]SZ[5]AB[ea][eb][ac][bc][cc][dc][ec]AW[da][ab][bb][cb][db]PL[W])",
+		"to_play": "W", "winner": "W", "goal": {"B": "kill", "W": "live"}, "ko": {"B": "allow_ko", "W": "disallow_ko"},
+		"crucial_stones": "ab", "region": "aa,ba,ca", "answer_first_move": "ba", "paper_nodes": {"rzs": "12", "no_rzs": "-"}}`,
+	"three-b.json": `{"id": "three-b", "sgf": "(;FF[4]SZ[5]AB[ea][eb][ac][bc][cc][dc][ec]AW[da][ab][bb][cb][db]PL[B])",
+		"to_play": "B", "winner": "B", "goal": {"B": "kill", "W": "live"}, "ko": {"B": "allow_ko", "W": "disallow_ko"},
+		"crucial_stones": "ab", "region": "aa,ba,ca", "answer_first_move": "ba", "paper_nodes": {"rzs": "40", "no_rzs": "900"}}`,
+	"four-b.json": `{"id": "four-b", "sgf": "(;FF[4]SZ[5]AB[ac][bc][cc][dc][ec]AW[ea][ab][bb][cb][db][eb]PL[B])",
+		"to_play": "B", "winner": "W", "goal": {"B": "kill", "W": "live"}, "ko": {"B": "allow_ko", "W": "disallow_ko"},
+		"crucial_stones": "ab", "region": "aa,ba,ca,da", "answer_first_move": "tt"}`,
+}
+
+// want is what the three problems come to: the result from White's (the
+// living side's) view and the first move of the side to play.
+var solveTestWant = map[string]struct{ result, move string }{
+	"three-w": {ResultWin, "ba"},
+	"three-b": {ResultLoss, "ba"},
+	"four-b":  {ResultWin, PassMove},
+}
+
+func solveTestTasks(t *testing.T) []SolveTask {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "tiny")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range solveTestProblems {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	probs, err := game.LoadProblemDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tasks []SolveTask
+	for _, pr := range probs {
+		tasks = append(tasks, SolveTask{Problem: pr, Set: "tiny"})
+	}
+	return tasks
+}
+
+func TestSolveProblems(t *testing.T) {
+	tasks := solveTestTasks(t)
+	for _, cfg := range []SolveConfig{
+		{Budget: 2000},
+		{Budget: 2000, Algo: AlgoDFS},
+		{Budget: 2000, NoRZ: true, NoTT: true, Evaluator: EvaluatorUniform, Workers: 3},
+	} {
+		var got []SolveRow
+		err := SolveProblems(context.Background(), tasks, cfg, func(s Solved) error {
+			if s.Index != len(got) || s.Task.Problem != tasks[s.Index].Problem {
+				t.Errorf("%+v: emitted task %d (%s) at position %d", cfg, s.Index, s.Task.Problem.ID, len(got))
+			}
+			got = append(got, s.Row)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tasks) {
+			t.Fatalf("%+v: %d rows for %d problems", cfg, len(got), len(tasks))
+		}
+		for _, r := range got {
+			want := solveTestWant[r.ID]
+			if r.Result != want.result || r.FirstMove != want.move {
+				t.Errorf("%+v: %s: %s %q, want %s %q", cfg, r.ID, r.Result, r.FirstMove, want.result, want.move)
+			}
+			if agrees, known := r.Agrees(); !known || !agrees {
+				t.Errorf("%+v: %s: agrees %v (known %v) with winner %s", cfg, r.ID, agrees, known, r.Winner)
+			}
+			if r.Nodes <= 0 || r.Nodes > 2000 {
+				t.Errorf("%+v: %s: %d nodes, want 1..budget", cfg, r.ID, r.Nodes)
+			}
+			if (r.Result == ResultWin) != (r.RZSize > 0) {
+				t.Errorf("%+v: %s: %s with an RZ of %d points", cfg, r.ID, r.Result, r.RZSize)
+			}
+			wantAlgo := cmp(cfg.Algo, AlgoMCTS)
+			if r.Algo != wantAlgo || r.RZ == cfg.NoRZ || r.TT == cfg.NoTT || r.Budget != 2000 ||
+				r.Evaluator != cmp(cfg.Evaluator, EvaluatorHeuristic) || r.Set != "tiny" || r.Source != "tiny/"+r.ID+".json" {
+				t.Errorf("%+v: row settings %+v", cfg, r)
+			}
+		}
+	}
+}
+
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func TestSolveProblemsStops(t *testing.T) {
+	tasks := solveTestTasks(t)
+	// An emit error stops the run and comes back.
+	boom := errors.New("boom")
+	n := 0
+	err := SolveProblems(context.Background(), tasks, SolveConfig{Budget: 500, Workers: 2}, func(Solved) error {
+		n++
+		return boom
+	})
+	if !errors.Is(err, boom) || n != 1 {
+		t.Errorf("emit error: err %v after %d emits, want boom after 1", err, n)
+	}
+	// A cancellation after the first problem keeps what finished, in order.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var ids []string
+	err = SolveProblems(ctx, tasks, SolveConfig{Budget: 500}, func(s Solved) error {
+		ids = append(ids, s.Row.ID)
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || len(ids) == 0 || ids[0] != tasks[0].Problem.ID {
+		t.Errorf("cancelled: err %v, emitted %v", err, ids)
+	}
+	if err := SolveProblems(context.Background(), tasks, SolveConfig{Algo: "bfs"}, nil); err == nil || !strings.Contains(err.Error(), `algo: "bfs"`) {
+		t.Errorf("bad algo: %v", err)
+	}
+}
+
+func TestSolveConfigValidate(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   SolveConfig
+		field string
+	}{
+		{SolveConfig{}, ""},
+		{SolveConfig{Algo: AlgoDFS, Evaluator: EvaluatorUniform, Budget: 1, Workers: 4}, ""},
+		{SolveConfig{Algo: "MCTS"}, "algo"},
+		{SolveConfig{Evaluator: "net"}, "evaluator"},
+		{SolveConfig{Budget: -1}, "budget"},
+		{SolveConfig{Workers: -2}, "workers"},
+		{SolveConfig{Timeout: -1}, "timeout"},
+	} {
+		err := tt.cfg.Validate()
+		var ce *SolveConfigError
+		switch {
+		case tt.field == "" && err != nil:
+			t.Errorf("%+v: %v", tt.cfg, err)
+		case tt.field != "" && (!errors.As(err, &ce) || ce.Field != tt.field):
+			t.Errorf("%+v: error %v, want one on %s", tt.cfg, err, tt.field)
+		}
+	}
+}
+
+func TestSolveRowAgrees(t *testing.T) {
+	for _, tt := range []struct {
+		living, winner, result string
+		agrees, known          bool
+	}{
+		{"W", "W", ResultWin, true, true},
+		{"W", "W", ResultLoss, false, true},
+		{"W", "B", ResultLoss, true, true},
+		{"B", "W", ResultWin, false, true},
+		{"W", "W", ResultUnknown, false, false},
+		{"W", "", ResultWin, false, false},
+	} {
+		r := SolveRow{Living: tt.living, Winner: tt.winner, Result: tt.result}
+		if a, k := r.Agrees(); a != tt.agrees || k != tt.known {
+			t.Errorf("%+v: agrees %v known %v", tt, a, k)
+		}
+	}
+}
+
+func TestSolveResultsRoundTrip(t *testing.T) {
+	rows := []SolveRow{
+		{ID: "01", Set: "killall7x7", Source: "killall7x7/01.json", Size: 7, ToPlay: "B", Living: "W", Winner: "W",
+			Result: ResultWin, FirstMove: PassMove, Nodes: 180231, Seconds: 12.5, RZSize: 21, TTHits: 99, TableHits: 7,
+			Algo: AlgoMCTS, RZ: true, TT: true, Budget: 500000, Evaluator: EvaluatorHeuristic,
+			PaperNodes: `{"ftl":"76780","ftl_rzs":"325","no_rzs":"-","rzs":"255314"}`, RZTPaper: `{"sims_with_rzt":"277"}`},
+		{ID: "02", Set: "killall7x7", Source: "killall7x7/02.json", Size: 7, ToPlay: "W", Living: "W", Winner: "W",
+			Result: ResultUnknown, Nodes: 500000, Seconds: 30.25, Aborted: true, Algo: AlgoMCTS, RZ: true, TT: true,
+			Budget: 500000, Evaluator: EvaluatorHeuristic, PaperNodes: `{"ftl":"428239","ftl_rzs":"4958","no_rzs":"-","rzs":"204355"}`},
+		{ID: "003", Set: "cho19-dev", Source: "cho19-dev/003.json", Size: 19, ToPlay: "B", Living: "B", Winner: "B",
+			Result: ResultLoss, FirstMove: "pr", Answer: "pr", Nodes: 9000, Seconds: 1, Algo: AlgoDFS, Budget: 20000,
+			Evaluator: EvaluatorUniform, PaperNodes: `{"elf":"-","elf_rz":"40002","ftl":"-","ftl_rz":"9375","t_exp":"-"}`},
+		{ID: "x1", Set: "hard/set", Source: "hard/set/x1.sgf", Size: 9, ToPlay: "W", Living: "B", Result: ResultWin,
+			FirstMove: "ee", Nodes: 5, Seconds: 0.5, RZSize: 3, Algo: AlgoMCTS, Budget: 100, Evaluator: EvaluatorHeuristic,
+			PaperNodes: `{"rzs":"-"}`},
+	}
+	dir := filepath.Join(t.TempDir(), "solve")
+	m, err := WriteSolveResults(context.Background(), dir, rows, datasets.Manifest{Stage: "solve", InputHash: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind != SolveResultsKind || m.SchemaVersion != SolveResultsSchemaVersion || m.Rows != 4 {
+		t.Errorf("manifest %+v", m)
+	}
+	got, m2, err := ReadSolveResults(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, rows) {
+		t.Errorf("read back\n%+v\nwant\n%+v", got, rows)
+	}
+	if m2.InputHash != "h" {
+		t.Errorf("input hash %q", m2.InputHash)
+	}
+
+	sec, err := ReadSection(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"### killall7x7", "### cho19-dev", "| problems | solved |", "| 2 | 1 | 1 | 0 | 1 | 1 | 0 |",
+		"Solved in the papers (same problems): no_rzs 0, rzs 2, ftl 2, ftl_rzs 2.",
+		"| paper no_rzs | paper rzs | paper ftl | paper ftl_rzs |", "| paper elf | paper elf_rz | paper ftl | paper ftl_rz | paper t_exp |",
+		"| 01 | B | win | yes | tt | - | 180231 | 12.50 | 21 | 99 | - | 255314 | 76780 | 325 |",
+		"| 02 | W | unknown (timeout) | - | - | - | 500000 |",
+		"| 003 | B | loss | **no** | pr | pr |", "003 (loss, file: B wins)",
+		"(solve-nodes-killall7x7.png)", "(solve-solved-killall7x7.png)", "(solve-solved-cho19-dev.png)",
+		"### hard/set", "| x1 | W | win | - | ee | - | 5 | 0.50 | 3 |",
+		"No problem is solved both by us and in the papers", "(solve-solved-hard_set.png)",
+		"Solved 3 of 4 problems; 689236 nodes in 44.2 s (15576 nodes/s)",
+	} {
+		if !strings.Contains(sec.Markdown, want) {
+			t.Errorf("section lacks %q:\n%s", want, sec.Markdown)
+		}
+	}
+	if want := []string{"solve-nodes-cho19-dev.png", "solve-nodes-killall7x7.png", "solve-solved-cho19-dev.png",
+		"solve-solved-hard_set.png", "solve-solved-killall7x7.png"}; !reflect.DeepEqual(sec.Images, want) {
+		t.Errorf("images %v, want %v", sec.Images, want)
+	}
+
+	// Writing again over the dataset replaces it, report included.
+	if _, err := WriteSolveResults(context.Background(), dir, rows[2:3], datasets.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := ReadSolveResults(context.Background(), dir); err != nil || len(got) != 1 {
+		t.Errorf("rewrite: %d rows, %v", len(got), err)
+	}
+	if sec, err := ReadSection(dir); err != nil || len(sec.Images) != 2 || strings.Contains(sec.Markdown, "killall7x7") {
+		t.Errorf("rewritten section: %v %+v", err, sec)
+	}
+}
+
+func TestSortPaperMethods(t *testing.T) {
+	keys := []string{"zz", "t_exp", "ftl", "elf", "ftl_rz", "aa", "elf_rz"}
+	SortPaperMethods(keys)
+	if want := []string{"elf", "elf_rz", "ftl", "ftl_rz", "t_exp", "aa", "zz"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("got %v, want %v", keys, want)
+	}
+	keys = []string{"ftl_rzs", "ftl", "rzs", "no_rzs"}
+	SortPaperMethods(keys)
+	if want := []string{"no_rzs", "rzs", "ftl", "ftl_rzs"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("got %v, want %v", keys, want)
+	}
+}
