@@ -1,0 +1,155 @@
+package neteval
+
+import (
+	"fmt"
+	"math"
+
+	"lifezero/game"
+	"lifezero/nn"
+	"lifezero/rzs"
+)
+
+// Mode selects which head gives the value.
+type Mode int
+
+const (
+	// FTL takes the d-win output at the problem's ftl_d.
+	FTL Mode = iota
+	// Value takes the plain value head.
+	Value
+)
+
+// String returns the mode's name, as ParseMode reads it.
+func (m Mode) String() string {
+	if m == Value {
+		return "value"
+	}
+	return "ftl"
+}
+
+// ParseMode reads "ftl" or "value".
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "ftl", "":
+		return FTL, nil
+	case "value":
+		return Value, nil
+	}
+	return FTL, fmt.Errorf("neteval: unknown value mode %q (want ftl or value)", s)
+}
+
+// Evaluator is an rzs.Evaluator backed by a network. It is safe for
+// concurrent use.
+type Evaluator struct {
+	net  *nn.Evaluator
+	cfg  nn.Config
+	mode Mode
+}
+
+var _ rzs.Evaluator = (*Evaluator)(nil)
+
+// New returns an evaluator over weights w.
+func New(w *nn.Weights, mode Mode) (*Evaluator, error) {
+	e, err := nn.NewEvaluator(w)
+	if err != nil {
+		return nil, fmt.Errorf("neteval: %w", err)
+	}
+	return &Evaluator{net: e, cfg: w.Config, mode: mode}, nil
+}
+
+// Load reads a weights file (nn.Weights.Save) and returns an evaluator
+// over it. This is what "lifezero solve --net FILE" calls.
+func Load(path string, mode Mode) (*Evaluator, error) {
+	w, err := nn.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("neteval: %w", err)
+	}
+	return New(w, mode)
+}
+
+// Config returns the network's shape.
+func (e *Evaluator) Config() nn.Config { return e.cfg }
+
+// Mode returns the value mode.
+func (e *Evaluator) Mode() Mode { return e.mode }
+
+// Check reports whether the evaluator fits a problem: the board sizes must
+// agree. Call it before solving: Evaluate cannot return errors.
+func (e *Evaluator) Check(pr *game.Problem) error {
+	if n := pr.Start.Size(); n != e.cfg.Board {
+		return fmt.Errorf("neteval: problem %s is %dx%d, the network %dx%d", pr.ID, n, n, e.cfg.Board, e.cfg.Board)
+	}
+	return nil
+}
+
+// D returns the d-win index (1..D) the evaluator queries at pos for pr in
+// FTL mode, or 0 when it uses the value head.
+func (e *Evaluator) D(pos *game.Position, pr *game.Problem) int {
+	if e.mode != FTL || pr.FTLD <= 0 {
+		return 0
+	}
+	return max(1, min(e.cfg.D, pr.FTLD-pos.MoveNumber()))
+}
+
+// Evaluate implements rzs.Evaluator. A position the network cannot take
+// (a board of another size: see Check) gets uniform priors and value 1/2.
+func (e *Evaluator) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
+	planes := make([]float32, e.cfg.InputSize())
+	if err := e.cfg.Encode(pos, pr, planes); err != nil {
+		return rzs.Uniform{}.Evaluate(pos, pr, moves)
+	}
+	policy, value, dwin, err := e.net.Forward(planes, 1)
+	if err != nil {
+		return rzs.Uniform{}.Evaluate(pos, pr, moves)
+	}
+	return Priors(&pos.Board, policy[0], moves), e.livingValue(pos, pr, value[0], dwin[0])
+}
+
+// livingValue is the probability that the living side wins.
+func (e *Evaluator) livingValue(pos *game.Position, pr *game.Problem, v float32, dwin []float32) float32 {
+	if d := e.D(pos, pr); d > 0 {
+		return clamp01(dwin[d-1])
+	}
+	if pos.ToMove() == pr.Living() {
+		return clamp01((1 + v) / 2)
+	}
+	return clamp01((1 - v) / 2)
+}
+
+func clamp01(x float32) float32 {
+	switch {
+	case math.IsNaN(float64(x)):
+		return 0.5
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// Priors returns the policy's probabilities of moves (policy index by
+// nn.MoveIndex), renormalised to sum to 1; uniform when the policy gives
+// them no mass.
+func Priors(b *game.Board, policy []float32, moves []game.Point) []float32 {
+	priors := make([]float32, len(moves))
+	var sum float32
+	for i, m := range moves {
+		k := nn.MoveIndex(b, m)
+		if k < 0 || k >= len(policy) {
+			continue
+		}
+		if p := policy[k]; p > 0 && !math.IsInf(float64(p), 1) {
+			priors[i] = p
+			sum += p
+		}
+	}
+	for i := range priors {
+		if sum > 0 {
+			priors[i] /= sum
+		} else {
+			priors[i] = 1 / float32(len(priors))
+		}
+	}
+	return priors
+}

@@ -1,0 +1,255 @@
+package selfplay
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"lifezero/game"
+	"lifezero/mcts"
+	"lifezero/nn"
+)
+
+// nodeState is what the search knows of a tree node.
+type nodeState uint8
+
+const (
+	stNew     nodeState = iota // not reached yet
+	stPending                  // queued for evaluation (under virtual loss)
+	stInner                    // evaluated and expanded
+	stWin                      // the living side has lived here
+	stFail                     // the living side has failed here, or the move cap
+)
+
+// search is the PUCT search of one move of one game. It is driven from
+// outside: simulate descends to a leaf and either backs up a game end at
+// once or returns the leaf for evaluation; apply expands an evaluated leaf
+// and backs its value up.
+type search struct {
+	start    Start
+	living   game.Color
+	root     *game.Position
+	standing game.PointSet // crucial stones standing at the root
+	tree     *mcts.Tree
+	state    []nodeState
+	done     int // finished simulations
+	pending  int // leaves queued and not applied yet
+	sims     int // simulations wanted
+	// ftl says whether values are d_w-wins (the root is before move d_w)
+	// or plain wins (the game is past d_w without life).
+	ftl     bool
+	dw      int
+	maxMove int
+	alpha   float64
+	eps     float64
+	rng     *rand.Rand
+}
+
+// leaf is a position waiting for the network.
+type leaf struct {
+	s        *search
+	id       mcts.NodeID
+	pos      *game.Position
+	standing game.PointSet
+}
+
+func newSearch(start Start, root *game.Position, standing game.PointSet, g *gameParams, rng *rand.Rand) *search {
+	return &search{
+		start: start, living: start.Problem.Living(), root: root, standing: standing,
+		tree: mcts.NewTree(root.ToMove().Opponent()), state: []nodeState{stNew},
+		sims: g.sims, ftl: root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
+		alpha: g.alpha, eps: g.eps, rng: rng,
+	}
+}
+
+// wantsMore reports whether the search should start another simulation.
+func (s *search) wantsMore() bool { return s.done+s.pending < s.sims }
+
+// finished reports whether every simulation has been backed up.
+func (s *search) finished() bool { return s.done >= s.sims && s.pending == 0 }
+
+// simulate runs one descent. It returns the leaf to evaluate, or nil when
+// the descent ended at a game end (backed up at once) or ran into a leaf
+// already queued (collided: nothing was done).
+func (s *search) simulate() (lf *leaf, collided bool, err error) {
+	pos := s.root.Copy()
+	standing := s.standing
+	trackCrucial := s.start.Problem.Goal[s.living] == game.GoalLive
+	id := mcts.NodeID(0)
+	for {
+		switch s.state[id] {
+		case stWin, stFail:
+			s.tree.Backup(id, s.terminalValue(s.state[id], pos), s.living, false)
+			s.done++
+			return nil, false, nil
+		case stPending:
+			return nil, true, nil
+		case stNew:
+			if id != 0 { // the root is judged by the game before searching
+				if st := s.judge(pos, &standing); st != stNew {
+					s.state[id] = st
+					continue
+				}
+			}
+			s.state[id] = stPending
+			s.pending++
+			s.tree.AddVirtualLoss(id)
+			return &leaf{s: s, id: id, pos: pos, standing: standing}, false, nil
+		}
+		child := s.tree.Select(id, nil)
+		if child == mcts.None {
+			return nil, false, fmt.Errorf("selfplay: search: expanded node %d has no child", id)
+		}
+		if err := pos.Play(s.tree.Node(child).Move); err != nil {
+			return nil, false, fmt.Errorf("selfplay: search: %w", err)
+		}
+		if trackCrucial {
+			standing = s.start.Problem.Standing(pos, &standing)
+		}
+		id = child
+	}
+}
+
+// judge returns stWin or stFail for a position where the game is over, or
+// stNew.
+func (s *search) judge(pos *game.Position, standing *game.PointSet) nodeState {
+	switch s.start.Problem.Judge(pos, standing).Outcome {
+	case game.LivingWins:
+		return stWin
+	case game.LivingFails:
+		return stFail
+	}
+	if pos.MoveNumber() >= s.maxMove {
+		return stFail
+	}
+	return stNew
+}
+
+// terminalValue is the living side's result at a game end: a life after
+// move d_w is a loss while the search plays for d_w-wins.
+func (s *search) terminalValue(st nodeState, pos *game.Position) float64 {
+	if st != stWin || (s.ftl && pos.MoveNumber() > s.dw) {
+		return 0
+	}
+	return 1
+}
+
+// leafValue is the living side's expected result at an evaluated leaf: the
+// d-win probability for the moves left until d_w, or, past d_w, the value
+// head seen from the living side.
+func (s *search) leafValue(pos *game.Position, v float32, dwin []float32) float64 {
+	if s.ftl {
+		r := s.dw - pos.MoveNumber()
+		if r < 1 || len(dwin) == 0 {
+			return 0
+		}
+		return clamp01(float64(dwin[min(r, len(dwin))-1]))
+	}
+	if pos.ToMove() == s.living {
+		return clamp01((1 + float64(v)) / 2)
+	}
+	return clamp01((1 - float64(v)) / 2)
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return 0.5
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// apply expands an evaluated leaf with the policy restricted to its legal
+// moves (noised at the root) and backs up its value.
+func (s *search) apply(lf *leaf, policy []float32, v float32, dwin []float32) {
+	moves := s.start.legalMoves(lf.pos, nil)
+	priors := restrictPolicy(&lf.pos.Board, policy, moves)
+	if lf.id == 0 && s.eps > 0 {
+		mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng)
+	}
+	s.tree.Expand(lf.id, lf.pos.ToMove(), moves, priors)
+	for len(s.state) < s.tree.Len() {
+		s.state = append(s.state, stNew)
+	}
+	s.state[lf.id] = stInner
+	s.tree.Backup(lf.id, s.leafValue(lf.pos, v, dwin), s.living, true)
+	s.pending--
+	s.done++
+}
+
+// restrictPolicy returns the policy's probabilities of moves, renormalised
+// (uniform when they hold no mass, as a garbage policy might).
+func restrictPolicy(b *game.Board, policy []float32, moves []game.Point) []float32 {
+	priors := make([]float32, len(moves))
+	var sum float32
+	for i, m := range moves {
+		k := nn.MoveIndex(b, m)
+		if k < 0 || k >= len(policy) {
+			continue
+		}
+		if p := policy[k]; p > 0 && !math.IsInf(float64(p), 0) {
+			priors[i] = p
+			sum += p
+		}
+	}
+	if !(sum > 0) {
+		for i := range priors {
+			priors[i] = 1 / float32(len(priors))
+		}
+		return priors
+	}
+	for i := range priors {
+		priors[i] /= sum
+	}
+	return priors
+}
+
+// choose picks the move to play after the search: in proportion to the
+// root's visit counts when sample is set (temperature 1), else the most
+// visited (ties to the higher prior). It also returns the policy target:
+// the visit counts over the N²+1 moves, normalised.
+func (s *search) choose(sample bool, policySize int) (game.Point, []float32) {
+	policy := make([]float32, policySize)
+	kids := s.tree.Children(0)
+	total := 0
+	for _, c := range kids {
+		total += int(s.tree.Node(c).Visits)
+	}
+	weight := func(c mcts.NodeID) float64 {
+		if total == 0 {
+			return float64(s.tree.Node(c).Prior)
+		}
+		return float64(s.tree.Node(c).Visits)
+	}
+	var sum float64
+	for _, c := range kids {
+		sum += weight(c)
+	}
+	for _, c := range kids {
+		if k := nn.MoveIndex(&s.root.Board, s.tree.Node(c).Move); k >= 0 && k < policySize && sum > 0 {
+			policy[k] = float32(weight(c) / sum)
+		}
+	}
+	best := kids[0]
+	if sample && sum > 0 {
+		r := s.rng.Float64() * sum
+		for _, c := range kids {
+			best = c
+			if r -= weight(c); r < 0 {
+				break
+			}
+		}
+	} else {
+		for _, c := range kids[1:] {
+			bn, cn := s.tree.Node(best), s.tree.Node(c)
+			if weight(c) > weight(best) || (weight(c) == weight(best) && cn.Prior > bn.Prior) {
+				best = c
+			}
+		}
+	}
+	return s.tree.Node(best).Move, policy
+}
