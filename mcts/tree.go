@@ -14,42 +14,68 @@ const None NodeID = -1
 
 // Node is one tree node: the move that leads to it, its children (a
 // contiguous run of the arena), its prior and its statistics. Values are
-// kept from the point of view of Player, the side that played Move.
+// kept from the point of view of Player, the side that played Move. The
+// fields are sized to keep a node at 32 bytes: a 19x19 search creates a
+// child per legal move at every expansion.
 type Node struct {
 	Move        game.Point
 	Player      game.Color
+	NumChildren int16
 	Parent      NodeID
 	FirstChild  NodeID
-	NumChildren int32
 	Prior       float32
 	Visits      int32
 	VirtualLoss int32
-	ValueSum    float64 // sum of backed-up values in [0,1] for Player
+	ValueSum    float32 // sum of backed-up values in [0,1] for Player
 }
 
 // Expanded reports whether the node's children have been created.
 func (n *Node) Expanded() bool { return n.FirstChild != None }
 
+// chunkBits sets the arena's chunk size: nodes live in fixed chunks of
+// 2^chunkBits so that growing the tree never moves existing nodes (a single
+// growing slice spent most of a large search copying itself).
+const (
+	chunkBits = 16
+	chunkSize = 1 << chunkBits
+)
+
 // Tree is an arena of nodes. The zero Tree is not usable; call NewTree.
 type Tree struct {
-	Nodes []Node
+	chunks [][]Node
+	n      int // ids in use, including the unused tails of chunks
 }
 
 // NewTree returns a tree holding only a root whose move was played by
 // lastMover (the opponent of the side to move at the root).
 func NewTree(lastMover game.Color) *Tree {
-	return &Tree{Nodes: []Node{{Move: game.NoPoint, Player: lastMover, Parent: None, FirstChild: None, Prior: 1}}}
+	t := &Tree{}
+	t.alloc(1)
+	*t.Node(0) = Node{Move: game.NoPoint, Player: lastMover, Parent: None, FirstChild: None, Prior: 1}
+	return t
+}
+
+// alloc reserves k consecutive ids within one chunk and returns the first.
+func (t *Tree) alloc(k int) NodeID {
+	if t.n+k > len(t.chunks)*chunkSize {
+		t.n = len(t.chunks) * chunkSize // children never straddle chunks
+		t.chunks = append(t.chunks, make([]Node, chunkSize))
+	}
+	first := t.n
+	t.n += k
+	return NodeID(first)
 }
 
 // Node returns the node with the given id.
-func (t *Tree) Node(id NodeID) *Node { return &t.Nodes[id] }
+func (t *Tree) Node(id NodeID) *Node { return &t.chunks[id>>chunkBits][id&(chunkSize-1)] }
 
-// Len returns the number of nodes.
-func (t *Tree) Len() int { return len(t.Nodes) }
+// Len returns one more than the largest id in use: slices indexed by NodeID
+// need this length.
+func (t *Tree) Len() int { return t.n }
 
 // Children returns the ids of the children of id, in creation order.
 func (t *Tree) Children(id NodeID) []NodeID {
-	n := &t.Nodes[id]
+	n := t.Node(id)
 	if !n.Expanded() {
 		return nil
 	}
@@ -63,16 +89,17 @@ func (t *Tree) Children(id NodeID) []NodeID {
 // Expand creates one child per move, with the given priors, played by
 // player. It does nothing to an already expanded node.
 func (t *Tree) Expand(id NodeID, player game.Color, moves []game.Point, priors []float32) {
-	if t.Nodes[id].Expanded() {
+	if t.Node(id).Expanded() || len(moves) == 0 {
 		return
 	}
-	first := NodeID(len(t.Nodes))
+	first := t.alloc(len(moves))
+	kids := t.chunks[first>>chunkBits][first&(chunkSize-1) : int(first&(chunkSize-1))+len(moves)]
 	for i, m := range moves {
-		t.Nodes = append(t.Nodes, Node{Move: m, Player: player, Parent: id, FirstChild: None, Prior: priors[i]})
+		kids[i] = Node{Move: m, Player: player, Parent: id, FirstChild: None, Prior: priors[i]}
 	}
-	n := &t.Nodes[id]
+	n := t.Node(id)
 	n.FirstChild = first
-	n.NumChildren = int32(len(moves))
+	n.NumChildren = int16(len(moves))
 }
 
 // Exploration returns AlphaZero's growing exploration constant
@@ -89,26 +116,27 @@ func (n *Node) Q(fpu float64) float64 {
 	if v == 0 {
 		return fpu
 	}
-	return n.ValueSum / float64(v)
+	return float64(n.ValueSum) / float64(v)
 }
 
 // Select returns the child of id with the highest PUCT score, skipping the
 // children for which skip returns true (proven, pruned). It returns None
 // when every child is skipped or the node has none.
 func (t *Tree) Select(id NodeID, skip func(NodeID) bool) NodeID {
-	parent := &t.Nodes[id]
+	parent := t.Node(id)
 	pv := parent.Visits + parent.VirtualLoss
 	c := Exploration(pv) * math.Sqrt(float64(pv)+1)
 	// First-play urgency: an unvisited child is valued like its parent from
 	// the mover's side, so well-valued moves are widened first.
 	fpu := 1 - parent.Q(0.5)
 	best, bestScore := None, math.Inf(-1)
-	for i := int32(0); i < parent.NumChildren; i++ {
+	kids := t.chunks[parent.FirstChild>>chunkBits][parent.FirstChild&(chunkSize-1):]
+	for i := range int(parent.NumChildren) {
 		cid := parent.FirstChild + NodeID(i)
 		if skip != nil && skip(cid) {
 			continue
 		}
-		ch := &t.Nodes[cid]
+		ch := &kids[i]
 		score := ch.Q(fpu) + c*float64(ch.Prior)/float64(1+ch.Visits+ch.VirtualLoss)
 		if score > bestScore {
 			best, bestScore = cid, score
@@ -120,24 +148,24 @@ func (t *Tree) Select(id NodeID, skip func(NodeID) bool) NodeID {
 // AddVirtualLoss marks the path from id to the root as being evaluated, so
 // parallel descents spread out.
 func (t *Tree) AddVirtualLoss(id NodeID) {
-	for ; id != None; id = t.Nodes[id].Parent {
-		t.Nodes[id].VirtualLoss++
+	for ; id != None; id = t.Node(id).Parent {
+		t.Node(id).VirtualLoss++
 	}
 }
 
 // Backup adds value (in [0,1], for the side given by forPlayer) to every
 // node from id up to the root, removing one virtual loss where withVirtual.
 func (t *Tree) Backup(id NodeID, value float64, forPlayer game.Color, withVirtual bool) {
-	for ; id != None; id = t.Nodes[id].Parent {
-		n := &t.Nodes[id]
+	for ; id != None; id = t.Node(id).Parent {
+		n := t.Node(id)
 		n.Visits++
 		if withVirtual && n.VirtualLoss > 0 {
 			n.VirtualLoss--
 		}
 		if n.Player == forPlayer {
-			n.ValueSum += value
+			n.ValueSum += float32(value)
 		} else {
-			n.ValueSum += 1 - value
+			n.ValueSum += float32(1 - value)
 		}
 	}
 }
@@ -146,7 +174,7 @@ func (t *Tree) Backup(id NodeID, value float64, forPlayer game.Color, withVirtua
 func (t *Tree) MostVisited(id NodeID) NodeID {
 	best, most := None, int32(-1)
 	for _, c := range t.Children(id) {
-		if v := t.Nodes[c].Visits; v > most {
+		if v := t.Node(c).Visits; v > most {
 			best, most = c, v
 		}
 	}

@@ -87,3 +87,36 @@ func TestDirichletNoise(t *testing.T) {
 		}
 	}
 }
+
+func TestArenaAcrossChunks(t *testing.T) {
+	tr := NewTree(game.White)
+	moves := make([]game.Point, 300)
+	priors := make([]float32, 300)
+	for i := range moves {
+		moves[i] = game.Point(i)
+		priors[i] = 1.0 / 300
+	}
+	// Expand a chain of nodes until the arena spans several chunks.
+	id := NodeID(0)
+	for tr.Len() < 3*chunkSize {
+		tr.Expand(id, game.Black, moves, priors)
+		kids := tr.Children(id)
+		if len(kids) != 300 {
+			t.Fatalf("node %d has %d children", id, len(kids))
+		}
+		first := kids[0] >> chunkBits
+		for i, c := range kids {
+			if c>>chunkBits != first {
+				t.Fatalf("children of %d straddle chunks", id)
+			}
+			if n := tr.Node(c); n.Parent != id || n.Move != game.Point(i) {
+				t.Fatalf("child %d of %d: parent %d move %d", c, id, n.Parent, n.Move)
+			}
+		}
+		id = kids[len(kids)-1]
+	}
+	tr.Backup(id, 1, game.Black, false)
+	if tr.Node(0).Visits != 1 {
+		t.Fatal("backup did not reach the root through the chunks")
+	}
+}

@@ -41,6 +41,7 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 		targets = stonesOf(pos, living)
 	}
 	focus := focusStones(pos, &targets)
+	dist := distanceMap(pos, &focus)
 	priors := make([]float32, len(moves))
 	sum := float32(0)
 	for i, m := range moves {
@@ -49,8 +50,7 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 			// Life and death is fought next to the group: the prior falls
 			// off exponentially with the distance to it, so the far empty
 			// parts of a large region get little attention.
-			d := distanceTo(pos, m, &focus)
-			w = float32(math.Exp(-0.9 * float64(max(d-1, 0))))
+			w = nearness[min(max(int(dist[m])-1, 0), len(nearness)-1)]
 			w *= 1 + 2*float32(weakLibs[m])
 			if eyeish(pos, m, living) {
 				w *= 2
@@ -117,24 +117,38 @@ func stonesOf(pos *game.Position, c game.Color) game.PointSet {
 	return s
 }
 
-// distanceTo returns the Manhattan distance from p to the nearest point of
-// set (a large number for an empty set).
-func distanceTo(pos *game.Position, p game.Point, set *game.PointSet) int {
-	px, py := pos.XY(p)
-	best := 64
-	set.ForEach(func(q game.Point) {
-		qx, qy := pos.XY(q)
-		d := abs(px-qx) + abs(py-qy)
-		best = min(best, d)
-	})
-	return best
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
+// nearness[d] is exp(-0.9 d), the prior's fall-off with distance.
+var nearness = func() (t [40]float32) {
+	for d := range t {
+		t[d] = float32(math.Exp(-0.9 * float64(d)))
 	}
-	return x
+	return t
+}()
+
+// distanceMap returns, for every point, the Manhattan distance to the
+// nearest point of set (a breadth-first search from all of set at once;
+// 100 where set is empty).
+func distanceMap(pos *game.Position, set *game.PointSet) []uint8 {
+	dist := make([]uint8, pos.Cells())
+	for i := range dist {
+		dist[i] = 100
+	}
+	queue := make([]game.Point, 0, pos.Cells())
+	set.ForEach(func(p game.Point) {
+		dist[p] = 0
+		queue = append(queue, p)
+	})
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, q := range pos.Neighbors(p) {
+			if pos.At(q) != game.Border && dist[q] == 100 {
+				dist[q] = dist[p] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	return dist
 }
 
 // eyeish reports whether every on-board neighbour of p holds a stone of c:

@@ -193,7 +193,7 @@ func (s *mcSolver) simulate() bool {
 			s.backupProven(cur.id)
 			return true
 		}
-		child := s.tree.Select(cur.id, func(c mcts.NodeID) bool { return s.skip(cur.id, c) })
+		child := s.tree.Select(cur.id, s.skipper(cur.id))
 		if child == mcts.None {
 			if len(path) == 1 {
 				return false
@@ -218,18 +218,17 @@ func (s *mcSolver) simulate() bool {
 	return true
 }
 
-// skip tells selection which children of id to pass over: proven children
-// that cannot change id's status, and at AND nodes the moves outside the
-// must-play region.
-func (s *mcSolver) skip(id, c mcts.NodeID) bool {
-	st := s.status[c]
+// skipper tells selection which children of id to pass over: proven
+// children that cannot change id's status, and at AND nodes the moves
+// outside the must-play region.
+func (s *mcSolver) skipper(id mcts.NodeID) func(mcts.NodeID) bool {
 	if s.isOR(id) {
-		return st == Loss
+		return func(c mcts.NodeID) bool { return s.status[c] == Loss }
 	}
-	if st == Win {
-		return true
+	ns := s.state[id]
+	return func(c mcts.NodeID) bool {
+		return s.status[c] == Win || !s.inMustPlay(ns, s.tree.Node(c).Move)
 	}
-	return !s.inMustPlay(s.state[id], s.tree.Node(c).Move)
 }
 
 func (s *mcSolver) inMustPlay(ns *nodeState, m game.Point) bool {
