@@ -96,6 +96,8 @@ type mcSolver struct {
 	all    game.PointSet
 	// tableHits counts nodes proven by the pattern table.
 	tableHits int
+	frames    []game.Position // one per depth, reused (see simulate)
+	path      []pathStep
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
@@ -112,6 +114,7 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 	if !opts.NoTT {
 		s.tt = NewTT(0)
 	}
+	s.frames = make([]game.Position, opts.MaxDepth+2)
 	return s
 }
 
@@ -177,8 +180,13 @@ func (s *mcSolver) firstMove() game.Point {
 // simulate runs one descent, expansion and backup. It reports false when
 // the root has no selectable child left.
 func (s *mcSolver) simulate() bool {
-	root := s.pr.StartPosition()
-	path := []pathStep{{0, root}}
+	// Positions live in frames reused by every simulation: a frame is a
+	// plain copy of its parent's, so it shares the superko history's spare
+	// capacity and each move appends its hash in place, like a stack. No
+	// position of a finished simulation is kept.
+	s.frames[0] = *s.pr.Start
+	path := append(s.path[:0], pathStep{0, &s.frames[0]})
+	defer func() { s.path = path[:0] }()
 	if s.state[0] == nil {
 		s.expand(path)
 		return true
@@ -203,7 +211,8 @@ func (s *mcSolver) simulate() bool {
 			s.tree.Backup(cur.id, 0.5, s.living, false)
 			return true
 		}
-		next := cur.pos.Copy()
+		next := &s.frames[len(path)]
+		*next = *cur.pos
 		if err := next.Play(s.tree.Node(child).Move); err != nil {
 			// Children are legal moves of their parent's position.
 			panic("rzs: child move illegal: " + err.Error())
