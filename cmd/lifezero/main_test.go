@@ -28,7 +28,7 @@ func TestDefaultPipeline(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
-	for _, want := range []string{"games     records-import  ran", "problems  problems        ran", "report    report          ran",
+	for _, want := range []string{"games     records-import  ran", "problems  problems        ran", "solve     solve           ran", "report    report          ran",
 		"report: " + filepath.Join(work, "report", "report.md")} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
@@ -57,7 +57,8 @@ func TestDefaultPipeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Game records", "| games written | 300 |", "## Problems", "| 003 | 19x19 | B | B | B live / W kill |",
-		"![game lengths](games-game-lengths.png)"} {
+		"![game lengths](games-game-lengths.png)", "## Solving L&D problems", "### killall7x7", "### cho19-dev",
+		"(solve-solve-solved-killall7x7.png)"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -68,8 +69,8 @@ func TestDefaultPipeline(t *testing.T) {
 
 	// The second run finds everything cached.
 	code, out, errs = lifezero(t, "run", "../../pipeline.yaml", "--workdir", work)
-	if code != 0 || strings.Count(out, " cached ") != 3 {
-		t.Errorf("second run: exit %d, want 3 cached stages:\n%s\n%s", code, out, errs)
+	if code != 0 || strings.Count(out, " cached ") != 4 {
+		t.Errorf("second run: exit %d, want 4 cached stages:\n%s\n%s", code, out, errs)
 	}
 	// --only with --force reruns exactly that stage.
 	code, out, _ = lifezero(t, "run", "--only", "problems", "--force=problems", "../../pipeline.yaml", "--workdir", work)
