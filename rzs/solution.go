@@ -9,9 +9,10 @@ import (
 
 // SolutionSGF renders a solve as an SGF game tree that a Go editor can
 // browse: the root holds the problem's start position (AB/AW, PL), its
-// crucial stones (TR) and its region (MA is not used, so editors do not
-// clutter the board); each node of the proof tree is a move, its relevance
-// zone marked with SQ and its status in the comment.
+// crucial stones (TR) and its region (MA), as the problem files write
+// them, so the file loads again as the same problem; each node of the proof
+// tree is a move, its relevance zone marked with SQ and its status in the
+// comment. A depth-first solve keeps no tree: its root zone is marked.
 func SolutionSGF(pr *game.Problem, res Result) sgf.Collection {
 	pos := pr.StartPosition()
 	root := &sgf.Node{}
@@ -27,8 +28,14 @@ func SolutionSGF(pr *game.Problem, res Result) sgf.Collection {
 	if pts := pointValues(pos, &pr.Crucial); len(pts) > 0 {
 		root.Add("TR", pts...)
 	}
+	if all := pos.AllPoints(); pr.Region != all {
+		root.Add("MA", pointValues(pos, &pr.Region)...)
+	}
 	root.Add("C", fmt.Sprintf("problem %s: %v lives (%v), %v kills (%v); result: %v after %d nodes in %.2fs",
 		pr.ID, pr.Living(), pr.Goal[pr.Living()], pr.Killer(), pr.Goal[pr.Killer()], res.Status, res.Nodes, res.Seconds))
+	if res.Tree == nil && res.Status == Win {
+		markZone(root, pos, &res.Zone)
+	}
 	if res.Tree != nil {
 		markZone(root, pos, res.Tree.Zone)
 		for _, c := range res.Tree.Children {
