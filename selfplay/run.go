@@ -156,9 +156,10 @@ type Result struct {
 	// GamesFile is the SGF collection of every game, relative to the
 	// output directory.
 	GamesFile string
-	config    nn.Config
-	netName   string
-	sims      int
+	// Config, NetName and Simulations are the run's settings.
+	Config      nn.Config
+	NetName     string
+	Simulations int
 }
 
 // GamesFileName is the SGF collection a run writes.
@@ -394,7 +395,7 @@ func summarise(chunks []*chunkFile, dw int) Summary {
 
 // finish lists the sample files and writes games.sgf.
 func finish(dir string, opts *Options, chunks []*chunkFile) (*Result, error) {
-	res := &Result{GamesFile: GamesFileName, config: opts.Config, netName: opts.NetName, sims: opts.Simulations}
+	res := &Result{GamesFile: GamesFileName, Config: opts.Config, NetName: opts.NetName, Simulations: opts.Simulations}
 	var coll sgf.Collection
 	for k, c := range chunks {
 		name := samplesName(k) + datasets.FileExt
@@ -424,7 +425,7 @@ func finish(dir string, opts *Options, chunks []*chunkFile) (*Result, error) {
 // run's samples dataset: kind, schema version, the sample files and meta
 // that later generations read (net_config, dw, next_dw).
 func (r *Result) Manifest(m datasets.Manifest) (datasets.Manifest, error) {
-	cfg, err := json.Marshal(r.config)
+	cfg, err := json.Marshal(r.Config)
 	if err != nil {
 		return m, fmt.Errorf("selfplay: manifest: %w", err)
 	}
@@ -439,8 +440,8 @@ func (r *Result) Manifest(m datasets.Manifest) (datasets.Manifest, error) {
 		MetaNetConfig: string(cfg), MetaDW: strconv.Itoa(s.DW), MetaNextDW: strconv.Itoa(s.NextDW),
 		"games": strconv.Itoa(s.Games), "living_wins": strconv.Itoa(s.LivingWins),
 		"wins_within_dw": strconv.Itoa(s.WinsWithinDW), "undecided": strconv.Itoa(s.Undecided),
-		"mean_length": strconv.FormatFloat(s.MeanLength, 'f', 2, 64), "simulations": strconv.Itoa(r.sims),
-		"net": r.netName, "games_file": r.GamesFile,
+		"mean_length": strconv.FormatFloat(s.MeanLength, 'f', 2, 64), "simulations": strconv.Itoa(r.Simulations),
+		"net": r.NetName, "games_file": r.GamesFile,
 	} {
 		m.Meta[k] = v
 	}

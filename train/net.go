@@ -57,7 +57,8 @@ func DefaultNetOptions() NetOptions {
 	}
 }
 
-func (o *NetOptions) validate() error {
+// Validate checks the options.
+func (o *NetOptions) Validate() error {
 	switch {
 	case o.Steps < 0:
 		return fmt.Errorf("steps %d: want >= 0", o.Steps)
@@ -111,7 +112,7 @@ const maxBadSteps = 10
 // uninterrupted one; the optimiser's momentum (or Adam's moments) is not
 // saved (nn.Trainer does not expose it) and restarts at zero.
 func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, error) {
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("train: network: %w", err)
 	}
 	if err := data.check(opts.Config); err != nil {

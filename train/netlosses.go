@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -111,4 +112,22 @@ func ReadLosses(ctx context.Context, dir string) ([]LossPoint, error) {
 				Value: cols[2].Value(i), DWin: cols[3].Value(i), Total: cols[4].Value(i)})
 		}
 	}
+}
+
+// NetworkPath verifies the network dataset in dir and returns the path of
+// its weights file (for nn.Load or neteval.Load) and its manifest.
+func NetworkPath(dir string) (string, *datasets.Manifest, error) {
+	m, err := datasets.Verify(dir)
+	if err != nil {
+		return "", nil, fmt.Errorf("train: %w", err)
+	}
+	if m.Kind != NetworkKind || m.SchemaVersion != NetworkSchemaVersion {
+		return "", nil, fmt.Errorf("train: %s is a %q dataset version %d, want %q version %d", dir, m.Kind, m.SchemaVersion, NetworkKind, NetworkSchemaVersion)
+	}
+	for _, f := range m.Files {
+		if f.Name == NetworkFile {
+			return filepath.Join(dir, f.Name), m, nil
+		}
+	}
+	return "", nil, fmt.Errorf("train: network dataset %s lists no %s", dir, NetworkFile)
 }
