@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -155,7 +156,8 @@ func frequencyMarkdown(results []movepred.Result, name func(int32) string) strin
 	}
 	var b strings.Builder
 	b.WriteString("\nFeature frequencies (paper 004 Sec. 4.4): the features most often active in the played moves, " +
-		"with the fraction of all legal moves that have them and of each player's first choices.\n\n")
+		"with the fraction of all legal moves that have them and of each player's first choices " +
+		"(features that all the moves of a position share, such as the game phase, are left out).\n\n")
 	byID := make([]map[int32]movepred.FeatureFrequency, len(with))
 	for i, r := range with {
 		byID[i] = make(map[int32]movepred.FeatureFrequency, len(r.Features))
@@ -172,7 +174,13 @@ func frequencyMarkdown(results []movepred.Result, name func(int32) string) strin
 		header = append(header, r.Player)
 	}
 	var rows [][]string
-	for _, f := range top[:min(topFeatures, len(top))] {
+	for _, f := range top {
+		if len(rows) == topFeatures {
+			break
+		}
+		if sharedByAllMoves(f.Feature, byID) {
+			continue
+		}
 		row := []string{name(f.Feature), pct(f.Legal), pct(f.Played)}
 		for i := range with {
 			row = append(row, pct(byID[i][f.Feature].Predicted))
@@ -186,12 +194,30 @@ func frequencyMarkdown(results []movepred.Result, name func(int32) string) strin
 		}
 		fmt.Fprintf(&b, "\nLargest differences between %s's first choices and the played moves:\n\n", r.Player)
 		var rows [][]string
-		for _, f := range r.LargestDifferences(10) {
+		for _, f := range r.LargestDifferences(len(r.Features)) {
+			if len(rows) == 10 {
+				break
+			}
+			if sharedByAllMoves(f.Feature, byID) {
+				continue
+			}
 			rows = append(rows, []string{name(f.Feature), pct(f.Played), pct(f.Predicted), fmt.Sprintf("%+.1f", 100*(f.Predicted-f.Played))})
 		}
 		b.WriteString(MarkdownTable([]string{"feature", "played", r.Player, "difference (points)"}, rows))
 	}
 	return b.String()
+}
+
+// sharedByAllMoves reports whether every player picks feature id exactly as
+// often as it is played: a feature that all the moves of a position share
+// (the game phase), which says nothing about the choice of a move.
+func sharedByAllMoves(id int32, byID []map[int32]movepred.FeatureFrequency) bool {
+	for _, m := range byID {
+		if f := m[id]; math.Abs(f.Predicted-f.Played) > 1e-9 {
+			return false
+		}
+	}
+	return true
 }
 
 // cmpDesc orders by x descending, then by id ascending.
@@ -248,7 +274,7 @@ func WriteFeatureTrainSection(outDir string, r FeatureTrainReport) error {
 		{"training time", fmt.Sprintf("%.1f s", r.Seconds)},
 	}
 	if r.PeakBytes > 0 {
-		rows = append(rows, []string{"memory from the OS", fmt.Sprintf("%.0f MB", float64(r.PeakBytes)/(1<<20))})
+		rows = append(rows, []string{"peak memory (process)", fmt.Sprintf("%.0f MB", float64(r.PeakBytes)/(1<<20))})
 	}
 	if n := len(r.Loss); n > 0 {
 		rows = append(rows, []string{"final loss (" + LossName(r.Model) + ")", fmt.Sprintf("%.4f", r.Loss[n-1])})

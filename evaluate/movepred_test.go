@@ -40,7 +40,8 @@ func evalResults(t *testing.T) []movepred.Result {
 	for i := range 300 {
 		s := train.Sample{MoveNumber: (i * 7) % 400, Played: rng.IntN(5)}
 		for range 5 {
-			s.Candidates = append(s.Candidates, train.Candidate{int32(rng.IntN(4)), int32(4 + rng.IntN(4))})
+			// Feature 9 is in every move, like the game phase.
+			s.Candidates = append(s.Candidates, train.Candidate{int32(rng.IntN(4)), int32(4 + rng.IntN(4)), 9})
 		}
 		samples = append(samples, s)
 	}
@@ -69,8 +70,8 @@ func TestMovePredResultsRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, results) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, results)
 	}
-	if len(got[0].Features) != 8 || len(got[0].Phases) != 8 {
-		t.Errorf("%d features, %d phases; want 8 and 8", len(got[0].Features), len(got[0].Phases))
+	if len(got[0].Features) != 9 || len(got[0].Phases) != 8 {
+		t.Errorf("%d features, %d phases; want 9 and 8", len(got[0].Features), len(got[0].Phases))
 	}
 	if _, _, err := ReadMovePredResults(context.Background(), t.TempDir()); err == nil {
 		t.Error("reading an empty dir: no error")
@@ -115,6 +116,9 @@ func TestMovePredSection(t *testing.T) {
 	if strings.Contains(s.Markdown, "between random's") {
 		t.Error("the random player got a differences table")
 	}
+	if strings.Contains(s.Markdown, "| featJ |") {
+		t.Error("feature 9, in every move, is in the frequency table")
+	}
 	decodePNG(t, filepath.Join(dir, ReportDir, "movepred-phases.png"))
 	r := results[0]
 	row := "| first | 300 | " + pct(r.Top1) + " | " + pct(r.Top5) + " | " + pct(r.TopK[9]) + " |"
@@ -135,7 +139,7 @@ func TestFeatureTrainSectionAndLossPlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Feature model: fbt", "| training positions | 100 |", "| final loss (mean negative log-likelihood) | 2.2000 |",
-		"| memory from the OS | 64 MB |", "(loss-fbt.png)"} {
+		"| peak memory (process) | 64 MB |", "(loss-fbt.png)"} {
 		if !strings.Contains(s.Title+"\n"+s.Markdown, want) {
 			t.Errorf("section lacks %q:\n%s", want, s.Markdown)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -159,12 +160,17 @@ func FeatureSet(m *datasets.Manifest) (*features.Extractor, error) {
 	return e, nil
 }
 
+// featureSetJSON is the feature set as one line of JSON (a vocabulary of
+// thousands of diamonds stays compact in the manifest).
 func featureSetJSON(e *features.Extractor) (string, error) {
-	var buf bytes.Buffer
+	var buf, compact bytes.Buffer
 	if err := e.WriteJSON(&buf); err != nil {
 		return "", fmt.Errorf("movecands: %w", err)
 	}
-	return buf.String(), nil
+	if err := json.Compact(&compact, buf.Bytes()); err != nil {
+		return "", fmt.Errorf("movecands: %w", err)
+	}
+	return compact.String(), nil
 }
 
 // inputHash hashes what shapes a build's output: the options, the feature

@@ -9,13 +9,17 @@ import (
 
 func cmdFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("want a subcommand: features list [--set FILE] [--no-libs] [--groups] [--describe]")
+		return usagef("want a subcommand: features list|build|train")
 	}
 	switch args[0] {
 	case "list":
 		return cmdFeaturesList(ctx, args[1:], stdout, stderr)
+	case "build":
+		return cmdFeaturesBuild(ctx, args[1:], stdout, stderr)
+	case "train":
+		return cmdFeaturesTrain(ctx, args[1:], stdout, stderr)
 	}
-	return usagef("unknown subcommand %q (want: list)", args[0])
+	return usagef("unknown subcommand %q (want: list, build or train)", args[0])
 }
 
 // cmdFeaturesList prints the features of a feature set: id, group, name.

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"text/tabwriter"
+
+	"lifezero/movecands"
+	"lifezero/movepred"
+	"lifezero/pipelines"
+	"lifezero/train"
+)
+
+const movepredSynopsis = "movepred --data DATASET [--model WEIGHTS]... [--random] [--json] [--frequencies] [--seed N] [--phase-size N]"
+
+// cmdMovepred evaluates feature models (and the random player) on the move
+// prediction of a movecands dataset.
+func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("movepred", movepredSynopsis, stderr)
+	var data, models stringList
+	fs.Var(&data, "data", "movecands `DATASET` to evaluate on (repeatable; required)")
+	fs.Var(&models, "model", "feature-model weights `FILE` (repeatable)")
+	random := fs.Bool("random", false, "also evaluate the random legal player, the chance baseline")
+	asJSON := fs.Bool("json", false, "print one JSON object per player (player, positions, top1, top5, top_k, phase, ...) instead of tables")
+	freq := fs.Bool("frequencies", false, "count feature frequencies in legal, played and predicted moves (paper 004 Sec. 4.4; in the JSON)")
+	seed := fs.Uint64("seed", 1, "`seed` of the random player")
+	phase := fs.Int("phase-size", 50, "moves per game phase in the per-phase results")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) > 0:
+		return usagef("movepred takes no arguments, got %q (models go after --model)", rest)
+	case len(data) == 0:
+		return usagef("--data DATASET is required")
+	case len(models) == 0 && !*random:
+		return usagef("name at least one player: --model WEIGHTS or --random")
+	case *phase < 1:
+		return usagef("--phase-size %d: want at least 1", *phase)
+	}
+	d, err := movecands.Open(data...)
+	if err != nil {
+		return err
+	}
+	rankers, err := modelRankers(models, d.NumFeatures())
+	if err != nil {
+		return err
+	}
+	if *random {
+		rankers = append(rankers, movepred.NewRandom(rand.New(rand.NewPCG(*seed, 0x72616e64)))) // "rand"
+	}
+	log := newLogger(stderr, false)
+	results, err := evaluatePlayers(ctx, d, rankers, movepred.Options{PhaseSize: *phase, Frequencies: *freq},
+		commandProgress(stderr, log, "movepred"))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, r := range results {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return printResults(stdout, results)
+}
+
+// modelRankers loads weights files as players, checking that each model was
+// trained on a feature set of numFeatures ids. Players are named after their
+// model, and after their file too when two models share a name.
+func modelRankers(paths []string, numFeatures int) ([]movepred.Ranker, error) {
+	var models []train.Model
+	count := map[string]int{}
+	for _, p := range paths {
+		m, err := train.LoadModel(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkModelFeatures(m, numFeatures); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		models = append(models, m)
+		count[m.Name()]++
+	}
+	rankers := make([]movepred.Ranker, len(models))
+	for i, m := range models {
+		r := movepred.FromModel(m)
+		if count[m.Name()] > 1 {
+			r.Label = m.Name() + "(" + filepath.Base(paths[i]) + ")"
+		}
+		rankers[i] = r
+	}
+	return rankers, nil
+}
+
+// checkModelFeatures fails when the model knows another number of feature
+// ids than the data's feature set: its ids would mean other features.
+func checkModelFeatures(m train.Model, numFeatures int) error {
+	nf, ok := m.(interface{ NumFeatures() int })
+	if ok && nf.NumFeatures() != numFeatures {
+		return fmt.Errorf("the %s model has %d feature ids but the data's feature set has %d: it was trained on another feature set",
+			m.Name(), nf.NumFeatures(), numFeatures)
+	}
+	return nil
+}
+
+// evaluatePlayers runs the players over every position of d in one pass,
+// showing progress in positions.
+func evaluatePlayers(ctx context.Context, d *movecands.Data, rankers []movepred.Ranker, opt movepred.Options, pr pipelines.Progress) ([]movepred.Result, error) {
+	pr.Start(int(d.Positions()), "positions")
+	results, err := movepred.Evaluate(ctx, &countingSource{src: d, pr: pr}, opt, rankers...)
+	pr.Finish()
+	return results, err
+}
+
+// countingSource reports the samples scanned to a Progress, in steps of 64.
+type countingSource struct {
+	src train.SampleSource
+	pr  pipelines.Progress
+}
+
+func (c *countingSource) Scan(ctx context.Context, visit func(*train.Sample) error) error {
+	n := 0
+	err := c.src.Scan(ctx, func(s *train.Sample) error {
+		if n++; n%64 == 0 {
+			c.pr.Add(64)
+		}
+		return visit(s)
+	})
+	c.pr.Add(n % 64)
+	return err
+}
+
+// printResults writes the accuracy table and the top-1 rate per game phase.
+func printResults(w io.Writer, results []movepred.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "player\tpositions\ttop-1\ttop-5\ttop-10\tmean rank\tmean log-likelihood\t")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%d\t%.2f%%\t%.2f%%\t%.2f%%\t%.1f\t%.3f\t\n", r.Player, r.Positions, 100*r.Top1, 100*r.Top5,
+			100*r.TopK[min(9, len(r.TopK)-1)], r.MeanRank, r.MeanLogLikelihood)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\ntop-1 per game phase (moves played before the position):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "phase\tpositions\t")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t", r.Player)
+	}
+	fmt.Fprintln(tw)
+	for i, p := range results[0].Phases {
+		fmt.Fprintf(tw, "%d-%d\t%d\t", p.From, p.To, p.Positions)
+		for _, r := range results {
+			fmt.Fprintf(tw, "%.1f%%\t", 100*r.Phases[i].Top1)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}

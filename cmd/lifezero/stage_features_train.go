@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"lifezero/datasets"
+	"lifezero/evaluate"
+	"lifezero/features"
+	"lifezero/movecands"
+	"lifezero/pipelines"
+	"lifezero/train"
+)
+
+// The output of a features-train stage: a directory holding the weights and
+// the feature set they were trained on.
+const (
+	featureModelKind          = "feature-model"
+	featureModelSchemaVersion = 1
+	featureModelWeights       = "model.weights"
+	featureModelSet           = "features.json"
+)
+
+type featuresTrainParams struct {
+	FeatureTrainConfig `yaml:",inline"`
+}
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (p *featuresTrainParams) Validate() error { return p.check() }
+
+func featuresTrainKind() pipelines.Kind {
+	return pipelines.Kind{
+		Name: "features-train",
+		Doc: "Trains a feature model (bt: Bradley-Terry by minorization-maximization, lfr: latent factor " +
+			"ranking, fbt: factorization Bradley-Terry) on movecands datasets with the same feature set. " +
+			"Writes model.weights and features.json, and a report section with the loss curve.",
+		Version:     1,
+		Params:      featuresTrainParams{defaultFeatureTrainConfig()},
+		CheckInputs: anyInputs,
+		Run:         runFeaturesTrain,
+	}
+}
+
+func runFeaturesTrain(ctx context.Context, env *pipelines.Env) error {
+	p, err := pipelines.ParamsAs[featuresTrainParams](env)
+	if err != nil {
+		return err
+	}
+	var dirs []string
+	for _, in := range env.Inputs {
+		if in.Manifest == nil || in.Manifest.Kind != datasets.MoveCandsKind {
+			return fmt.Errorf("input %s: want movecands datasets", in.Path)
+		}
+		dirs = append(dirs, in.Path)
+	}
+	d, err := movecands.Open(dirs...)
+	if err != nil {
+		return err
+	}
+	o, err := trainFeatureModel(ctx, d, p.FeatureTrainConfig, env.Progress, env.Log)
+	if err != nil {
+		return err
+	}
+	if err := train.SaveModel(filepath.Join(env.OutDir, featureModelWeights), o.Model); err != nil {
+		return err
+	}
+	if err := d.Features().Save(filepath.Join(env.OutDir, featureModelSet)); err != nil {
+		return err
+	}
+	env.Log.Info("model trained", "model", o.Model.Name(), "positions", o.Samples, "seconds", o.Seconds)
+	if err := evaluate.WriteFeatureTrainSection(env.OutDir, o.report()); err != nil {
+		return err
+	}
+	m := &datasets.Manifest{Kind: featureModelKind, SchemaVersion: featureModelSchemaVersion, Meta: map[string]string{
+		"model": o.Model.Name(), "samples": strconv.Itoa(o.Samples), "epochs": strconv.Itoa(o.Info.Epochs),
+		"seconds": strconv.FormatFloat(o.Seconds, 'f', 1, 64), "settings": o.Settings,
+	}}
+	for i, name := range []string{featureModelWeights, featureModelSet} {
+		e, err := env.FileEntry(name, int64(1-i)) // one row: the model
+		if err != nil {
+			return err
+		}
+		m.Files = append(m.Files, e)
+	}
+	return env.WriteManifest(m)
+}
+
+// loadFeatureModel reads the model in a features-train output directory and
+// checks that it was trained on the feature set whose JSON is set.
+func loadFeatureModel(dir string, set *features.Extractor) (train.Model, error) {
+	m, err := train.LoadModel(filepath.Join(dir, featureModelWeights))
+	if err != nil {
+		return nil, err
+	}
+	trained, err := features.Load(filepath.Join(dir, featureModelSet))
+	if err != nil {
+		return nil, err
+	}
+	if !sameFeatureSet(trained, set) {
+		return nil, fmt.Errorf("%s: the model was trained on another feature set than the data's (%d and %d ids): build the data with the training data's feature set",
+			dir, trained.NumFeatures(), set.NumFeatures())
+	}
+	return m, checkModelFeatures(m, set.NumFeatures())
+}
+
+// sameFeatureSet reports whether two feature sets give the same ids the
+// same meaning.
+func sameFeatureSet(a, b *features.Extractor) bool {
+	if a.NumFeatures() != b.NumFeatures() {
+		return false
+	}
+	na, nb := a.Names(), b.Names()
+	for i := range na {
+		if na[i] != nb[i] {
+			return false
+		}
+	}
+	return true
+}

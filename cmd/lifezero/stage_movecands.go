@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"lifezero/datasets"
+	"lifezero/evaluate"
+	"lifezero/features"
+	"lifezero/movecands"
+	"lifezero/pipelines"
+)
+
+type moveCandsParams struct {
+	FromDate          string `yaml:"from_date" help:"keep games dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD"`
+	ToDate            string `yaml:"to_date" help:"keep games dated on or before this (same forms)"`
+	MaxGames          int    `yaml:"max_games" help:"sample this many of the games in range, uniformly (0: all)"`
+	PositionsPerGame  int    `yaml:"positions_per_game" help:"sample this many positions of each game, uniformly (0: all)"`
+	Seed              uint64 `yaml:"seed" help:"seed of the sampling"`
+	LearnDiamonds     int64  `yaml:"learn_diamonds" help:"learn the diamonds seen at least this often in the played moves of the sampled games (0: no diamonds); not with a feature-set input"`
+	Pattern3Liberties bool   `yaml:"pattern3_liberties" help:"3x3 patterns carry the liberties (1, 2, 3+) of adjacent blocks; not with a feature-set input"`
+	RowsPerFile       int64  `yaml:"rows_per_file" help:"positions per Arrow file (0: 10000)"`
+}
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (p *moveCandsParams) Validate() error {
+	if err := (datasets.DateRange{From: p.FromDate, To: p.ToDate}).Check(); err != nil {
+		return &pipelines.ParamError{Key: "from_date", Msg: err.Error()}
+	}
+	for _, c := range []struct {
+		key string
+		v   int64
+	}{{"max_games", int64(p.MaxGames)}, {"positions_per_game", int64(p.PositionsPerGame)},
+		{"learn_diamonds", p.LearnDiamonds}, {"rows_per_file", p.RowsPerFile}} {
+		if c.v < 0 {
+			return &pipelines.ParamError{Key: c.key, Msg: "must not be negative"}
+		}
+	}
+	return nil
+}
+
+func moveCandsKind() pipelines.Kind {
+	return pipelines.Kind{
+		Name: "movecands",
+		Doc: "Samples positions of games datasets (a date range, max_games games, positions_per_game " +
+			"positions each) and writes a movecands dataset: per position every legal move and the pass " +
+			"with its active feature ids, the move played, game id, move number and date. The feature set is " +
+			"the built-in one (plus learned diamonds), or that of a movecands input (so validation data " +
+			"shares the training data's ids) or of a features .json input. Games that cannot be replayed " +
+			"(handicap, illegal or out-of-turn moves) are skipped and counted in the report section.",
+		Version:     1,
+		Params:      moveCandsParams{Seed: 1, Pattern3Liberties: true},
+		CheckInputs: anyInputs,
+		Run:         runMoveCands,
+	}
+}
+
+// anyInputs checks that a stage has at least one input, stage or path.
+func anyInputs(inputs []pipelines.Input) error {
+	if len(inputs) == 0 {
+		return errNoInputs
+	}
+	return nil
+}
+
+func runMoveCands(ctx context.Context, env *pipelines.Env) error {
+	p, err := pipelines.ParamsAs[moveCandsParams](env)
+	if err != nil {
+		return err
+	}
+	var gameDirs []string
+	var set *features.Extractor
+	for _, in := range env.Inputs {
+		var e *features.Extractor
+		switch {
+		case in.Manifest != nil && in.Manifest.Kind == datasets.GamesKind:
+			gameDirs = append(gameDirs, in.Path)
+			continue
+		case in.Manifest != nil && in.Manifest.Kind == datasets.MoveCandsKind:
+			e, err = movecands.FeatureSet(in.Manifest)
+		case in.Manifest == nil && isFile(in.Path) && strings.EqualFold(filepath.Ext(in.Path), ".json"):
+			e, err = features.Load(in.Path)
+		default:
+			return fmt.Errorf("input %s: want games datasets, and at most one feature set (a movecands dataset or a features .json file)", in.Path)
+		}
+		if err != nil {
+			return fmt.Errorf("input %s: %w", in.Path, err)
+		}
+		if set != nil {
+			return fmt.Errorf("input %s: a second feature set; give at most one", in.Path)
+		}
+		set = e
+	}
+	if len(gameDirs) == 0 {
+		return fmt.Errorf("no games dataset among the inputs")
+	}
+	if set == nil {
+		if set, err = features.New(features.Config{Pattern3Liberties: p.Pattern3Liberties}); err != nil {
+			return err
+		}
+	} else if p.LearnDiamonds > 0 || !p.Pattern3Liberties {
+		return fmt.Errorf("learn_diamonds and pattern3_liberties shape a new feature set; with a feature-set input leave them at their defaults")
+	}
+	skipped := 0
+	m, err := movecands.Build(ctx, gameDirs, env.OutDir, movecands.Options{
+		Features: set, LearnDiamonds: p.LearnDiamonds, Dates: datasets.DateRange{From: p.FromDate, To: p.ToDate},
+		MaxGames: p.MaxGames, PositionsPerGame: p.PositionsPerGame, Seed: p.Seed, RowsPerFile: p.RowsPerFile,
+		Stage: env.Stage,
+		// Not the stage's hash yet: the output is done once its report
+		// section is written too (below).
+		InputHash: "pending-report:" + env.InputHash,
+		Progress:  bytesProgress(env.Progress, "games"),
+		OnSkip: func(s movecands.SkippedGame) {
+			if skipped++; skipped <= 20 {
+				env.Log.Warn("game skipped", "game", s.String())
+			}
+		},
+	})
+	env.Progress.Finish()
+	if err != nil {
+		return err
+	}
+	s, err := movecands.SummaryOf(m)
+	if err != nil {
+		return err
+	}
+	env.Log.Info("movecands built", "positions", s.Positions, "games", s.Used, "skipped", s.SkippedTotal(), "features", s.NumFeatures)
+	if err := evaluate.WriteMoveCandsSection(env.OutDir, s); err != nil {
+		return err
+	}
+	return env.WriteManifest(m)
+}
