@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,7 +106,16 @@ func replay(t *testing.T, start Start, text string) (*game.Position, *sgf.Node) 
 }
 
 func TestKillAllGames(t *testing.T) {
-	opts := killAllOptions(t, 4)
+	for _, leaves := range []int{1, 4} {
+		t.Run(fmt.Sprintf("leaves=%d", leaves), func(t *testing.T) {
+			opts := killAllOptions(t, 4)
+			opts.LeavesPerGame = leaves
+			checkKillAllGames(t, opts)
+		})
+	}
+}
+
+func checkKillAllGames(t *testing.T, opts Options) {
 	dir := t.TempDir()
 	res, err := Run(context.Background(), dir, opts)
 	if err != nil {
