@@ -34,7 +34,7 @@ type FeatureTrainConfig struct {
 	Optimizer    string  `yaml:"optimizer" help:"fbt: adagrad or sgd (empty: adagrad)"`
 	Tolerance    float64 `yaml:"tolerance" help:"bt: stop once no log-gamma moves more than this in an iteration (0: run every iteration)"`
 	Seed         uint64  `yaml:"seed" help:"seed of the initial factors and the sample order (lfr, fbt)"`
-	InMemory     bool    `yaml:"in_memory" help:"load the positions in memory (exact shuffling, faster) instead of streaming them from disk every epoch"`
+	InMemory     bool    `yaml:"in_memory" help:"lfr, fbt: load the positions in memory (exact shuffling, faster) instead of streaming them from disk every epoch (bt packs them in memory anyway)"`
 }
 
 func defaultFeatureTrainConfig() FeatureTrainConfig {
@@ -87,7 +87,8 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		return nil, err
 	}
 	var src train.SampleSource = data
-	if cfg.InMemory {
+	inMemory := cfg.InMemory && cfg.Model != "bt" // MM packs the data in memory itself, in a single pass
+	if inMemory {
 		pr.Start(0, "loading positions")
 		samples, err := data.Load(ctx)
 		pr.Finish()
@@ -156,7 +157,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	if err != nil {
 		return nil, err
 	}
-	if cfg.InMemory {
+	if inMemory {
 		settings += ", positions in memory"
 	}
 	return &trainOutcome{Model: m, Info: info, Samples: info.Samples, Features: n, Seconds: time.Since(start).Seconds(),

@@ -9,13 +9,14 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"lifezero/evaluate"
 	"lifezero/movecands"
 	"lifezero/movepred"
 	"lifezero/pipelines"
 	"lifezero/train"
 )
 
-const movepredSynopsis = "movepred --data DATASET [--model WEIGHTS]... [--random] [--json] [--frequencies] [--seed N] [--phase-size N]"
+const movepredSynopsis = "movepred --data DATASET [--model WEIGHTS]... [--random] [--json] [--frequencies] [--report DIR] [--seed N] [--phase-size N]"
 
 // cmdMovepred evaluates feature models (and the random player) on the move
 // prediction of a movecands dataset.
@@ -29,6 +30,7 @@ func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	freq := fs.Bool("frequencies", false, "count feature frequencies in legal, played and predicted moves (paper 004 Sec. 4.4; in the JSON)")
 	seed := fs.Uint64("seed", 1, "`seed` of the random player")
 	phase := fs.Int("phase-size", 50, "moves per game phase in the per-phase results")
+	report := fs.String("report", "", "also write the report section (tables, per-phase plot, feature frequencies) into `DIR`/report/")
 	rest, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -59,6 +61,13 @@ func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		commandProgress(stderr, log, "movepred"))
 	if err != nil {
 		return err
+	}
+	if *report != "" {
+		rep := evaluate.MovePredReport{Data: dataDescription(d), FeatureName: d.Features().Name}
+		if err := evaluate.WriteMovePredSection(*report, results, rep); err != nil {
+			return err
+		}
+		log.Info("report section written", "dir", filepath.Join(*report, evaluate.ReportDir))
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
