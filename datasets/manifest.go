@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"lifezero/internal/atomicfile"
 )
 
 // ManifestName is the file that makes a directory a dataset.
@@ -84,7 +86,7 @@ func WriteManifest(dir string, m *Manifest) error {
 		return fmt.Errorf("datasets: encode manifest for %s: %w", dir, err)
 	}
 	data = append(data, '\n')
-	return writeFileAtomic(filepath.Join(dir, ManifestName), data)
+	return atomicfile.WriteFile(filepath.Join(dir, ManifestName), data)
 }
 
 // Verify reads dir's manifest and checks that every file it lists exists
@@ -167,29 +169,4 @@ func HashFile(path string) (sha string, size int64, err error) {
 		return "", 0, fmt.Errorf("datasets: hash %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), size, nil
-}
-
-// writeFileAtomic writes data to path through a temp file in the same
-// directory, synced and renamed, so readers never see a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("datasets: write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return fmt.Errorf("datasets: write %s: %w", path, err)
-	}
-	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"lifezero/internal/atomicfile"
 )
 
 // Plot files are PlotWidth x PlotHeight at 96 dpi: 576 x 384 pixels.
@@ -266,7 +268,7 @@ func savePlot(outDir, name string, build func() (*plot.Plot, error)) (file strin
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("evaluate: plot %s: %w", file, err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, file), buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, file), buf.Bytes()); err != nil {
 		return "", err
 	}
 	return file, nil

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"lifezero/internal/atomicfile"
 )
 
 // ReportDir is the subdirectory of a stage's output directory that holds its
@@ -31,7 +33,7 @@ func WriteSection(outDir, title, markdown string) error {
 		return fmt.Errorf("evaluate: write section: %w", err)
 	}
 	text := "## " + title + "\n\n" + strings.TrimSpace(markdown) + "\n"
-	return writeFileAtomic(filepath.Join(dir, SectionFile), []byte(text))
+	return atomicfile.WriteFile(filepath.Join(dir, SectionFile), []byte(text))
 }
 
 // Section is a stage's report section as read back by ReadSection.
@@ -153,25 +155,4 @@ func numericColumn(rows [][]string, i int) bool {
 		seen = true
 	}
 	return seen
-}
-
-// writeFileAtomic writes data to path through a temp file in the same
-// directory and a rename, so readers never see a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("evaluate: write %s: %w", path, err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("evaluate: write %s: %w", path, err)
-	}
-	return nil
 }

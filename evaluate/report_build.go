@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"lifezero/internal/atomicfile"
 )
 
 // ReportFile is the name of the report that BuildReport writes.
@@ -64,7 +66,7 @@ func BuildReport(ctx context.Context, outDir, title string, inputs []ReportInput
 		}
 		b.WriteString("\n## " + s.Title + "\n\n" + md + "\n")
 	}
-	if err := writeFileAtomic(filepath.Join(outDir, ReportFile), []byte(b.String())); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(outDir, ReportFile), []byte(b.String())); err != nil {
 		return nil, err
 	}
 	return files, nil
@@ -75,5 +77,5 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(dst, data)
+	return atomicfile.WriteFile(dst, data)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lifezero/datasets"
+	"lifezero/internal/atomicfile"
 )
 
 // Status is what became of a stage in a run.
@@ -257,7 +258,7 @@ func prepareOutDir(dir, markerPath string, mk marker, force bool, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(markerPath, append(data, '\n'))
+	return atomicfile.WriteFile(markerPath, append(data, '\n'))
 }
 
 func readMarker(path string) (marker, error) {
@@ -268,23 +269,4 @@ func readMarker(path string) (marker, error) {
 	}
 	err = json.Unmarshal(data, &mk)
 	return mk, err
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
