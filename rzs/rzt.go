@@ -19,6 +19,8 @@ import (
 // entries with a larger stamp: every older one failed to match already. The
 // NT variants ignore the caller's clock and compare everything.
 
+// A table is not safe for concurrent use: one search owns it.
+
 // TableOptions configure a pattern table.
 type TableOptions struct {
 	// NoTimestamps turns the timestamp skip off (the paper's NT variants).
@@ -112,7 +114,8 @@ type patternStore struct {
 	kind    string
 	opts    TableOptions
 	problem problemKey
-	words   int // bitset words used on this board
+	board   game.PointSet // the board's points
+	words   int           // bitset words used on this board
 	entries []patternEntry
 	idx     patternIndex
 	sym     symmetries
@@ -128,6 +131,7 @@ type patternStore struct {
 func newStore(pr *game.Problem, kind string, opts TableOptions) patternStore {
 	s := patternStore{kind: kind, opts: opts, problem: newProblemKey(pr), nextPhase: firstRebuild}
 	s.words = (pr.Start.Cells() + 63) / 64
+	s.board = pr.Start.AllPoints()
 	s.sym = newSymmetries(pr, opts.Symmetric)
 	if opts.NoTimestamps {
 		s.kind += "-NT"
@@ -166,6 +170,13 @@ func (s *patternStore) Lookup(pos *game.Position, standing *game.PointSet, since
 	if pos.Size() != s.problem.size {
 		s.c.Rejected++
 		return game.PointSet{}, false, uint64(len(s.entries))
+	}
+	if now := uint64(len(s.entries)); since >= now && !s.opts.NoTimestamps {
+		// Nothing new since the caller's last lookup: the index would stop
+		// at its root (the list at its head), so skip reading the position.
+		s.c.NodeVisits++
+		s.count(false, false, 1, 0, time.Since(start))
+		return game.PointSet{}, false, now
 	}
 	q := queryOf(pos, standing)
 	return s.lookup(&q, since, start)
@@ -213,6 +224,7 @@ func (s *patternStore) Insert(pos *game.Position, standing *game.PointSet, zone 
 
 // insert is Insert of a query.
 func (s *patternStore) insert(q *query, zone game.PointSet) {
+	zone = zone.Intersect(s.board) // points off the board can hold nothing
 	s.entries = append(s.entries, patternEntry{
 		zone: zone, black: q.black.Intersect(zone), white: q.white.Intersect(zone),
 		crucial: q.standing.Intersect(zone), ko: q.ko, toMove: q.toMove,

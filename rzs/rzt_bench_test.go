@@ -90,7 +90,8 @@ func (s *recordedStream) replay(t *patternStore) {
 
 // BenchmarkRZTLookup replays the table traffic recorded from solving the
 // shared 7x7 kill-all problems 01 and 02 (budget 100,000 nodes) through
-// the four settings of paper 000's Fig. 4, LR-NT, LR-TS, TR-NT and TR-TS.
+// the four settings of paper 000's Fig. 4, LR-NT, LR-TS, TR-NT and TR-TS,
+// and TR-TS with symmetric lookups.
 // Per lookup it reports the traversal cost (node visits + entries
 // compared), its parts and the time; per setting the cost exponent
 // log c / log n of the last rebuild phase (c: traversal cost without the
@@ -108,7 +109,12 @@ func BenchmarkRZTLookup(b *testing.B) {
 		}
 		var summary []string
 		cost := map[string]float64{}
-		for _, kind := range tableKinds {
+		kinds := append(tableKinds, struct {
+			name string
+			make func(*game.Problem, TableOptions) rztTable
+			opts TableOptions
+		}{"TR-TS+SYM", newTR, TableOptions{Symmetric: true}})
+		for _, kind := range kinds {
 			var st TableStats
 			b.Run(s.name+"/"+kind.name, func(b *testing.B) {
 				for b.Loop() {
@@ -122,6 +128,7 @@ func BenchmarkRZTLookup(b *testing.B) {
 				b.ReportMetric(float64(st.Compares)/n, "compares/lookup")
 				b.ReportMetric(float64(st.LookupNanos)/n, "ns/lookup")
 				b.ReportMetric(float64(st.Hits), "hits")
+				b.ReportMetric(float64(st.SymHits), "sym-hits")
 				b.ReportMetric(lastExponent(st), "miss-exponent")
 			})
 			cost[kind.name] = float64(st.Cost)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"lifezero/game"
@@ -62,11 +63,17 @@ func newSymmetries(pr *game.Problem, enabled bool) symmetries {
 	return y
 }
 
-// transformSet returns g(set).
+// transformSet returns g(set). (A loop over the words rather than
+// ForEach: the closure would move out to the heap on every call.)
 func (y *symmetries) transformSet(g game.Symmetry, set *game.PointSet) game.PointSet {
 	var out game.PointSet
 	perm := y.perm[g]
-	set.ForEach(func(p game.Point) { out.Add(perm[p]) })
+	for i, w := range set {
+		for w != 0 {
+			out.Add(perm[i*64+bits.TrailingZeros64(w)])
+			w &= w - 1
+		}
+	}
 	return out
 }
 

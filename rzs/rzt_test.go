@@ -469,3 +469,117 @@ func runOracleStream(t *testing.T, rng *rand.Rand, pr *game.Problem, opts TableO
 	t.Logf("%d hits (%d symmetric), %d misses; tree: %d nodes, OCI %v", hits, symHits, misses,
 		tables[1].Stats().IndexSize, tables[1].Stats().OCI)
 }
+
+// TestRebuildSchedule checks the schedule of Section III-B-3: a rebuild
+// (and a growth sample) every 100 entries up to 1,000, then each time the
+// table has grown by 10%.
+func TestRebuildSchedule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pr := killAllProblem(t, 7)
+	want := []int{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1210, 1331, 1465}
+	tb, _ := filledTable(t, rng, pr, 1500)
+	var got []int
+	for _, g := range tb.Stats().Growth {
+		got = append(got, g.Entries)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("rebuilds at %v, want %v", got, want)
+	}
+	if st := tb.Stats(); st.Rebuilds == 0 || len(st.OCI) == 0 || len(st.OCI) > maxOCILevels {
+		t.Errorf("%d rebuilds, OCI %v", st.Rebuilds, st.OCI)
+	}
+}
+
+// TestChooseOCI checks the choice of the ordered crucial intersections:
+// the hottest points until 80% of the zone occurrences are covered, ties
+// in point order, at most 20.
+func TestChooseOCI(t *testing.T) {
+	cases := []struct {
+		name   string
+		counts map[game.Point]int64
+		want   []game.Point
+	}{
+		{"80% in two points", map[game.Point]int64{12: 10, 10: 50, 13: 10, 11: 30}, []game.Point{10, 11}},
+		{"just short of 80%", map[game.Point]int64{10: 50, 11: 29, 12: 11, 13: 10}, []game.Point{10, 11, 12}},
+		{"ties in point order", map[game.Point]int64{14: 5, 12: 5, 13: 5, 11: 5, 10: 5}, []game.Point{10, 11, 12, 13}},
+		{"at most 20 levels", func() map[game.Point]int64 {
+			m := map[game.Point]int64{}
+			for p := game.Point(20); p < 50; p++ {
+				m[p] = 1
+			}
+			return m
+		}(), func() []game.Point {
+			var pts []game.Point
+			for p := game.Point(20); p < 40; p++ {
+				pts = append(pts, p)
+			}
+			return pts
+		}()},
+	}
+	for _, c := range cases {
+		ti := &treeIndex{counts: make([]int64, 64)}
+		for p, n := range c.counts {
+			ti.counts[p] = n
+			ti.total += n
+		}
+		if got := ti.chooseOCI(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: OCI %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTimestampSkip checks Section III-C-2 on each kind: after a failed
+// lookup, a lookup with the returned clock costs one node visit and no
+// comparison while nothing was inserted; after insertions it compares
+// only what is new (the tree not even that when the new entry is for the
+// other side to move), and it finds a new matching entry.
+func TestTimestampSkip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pr := killAllProblem(t, 7)
+	pool := randomGamePositions(rng, pr, 4, 20)
+	probe := pool[len(pool)-1]
+	var none game.PointSet
+	all := probe.AllPoints()
+	for _, kind := range tableKinds {
+		if kind.opts.NoTimestamps {
+			continue
+		}
+		tb := kind.make(pr, kind.opts)
+		for _, pos := range pool[:len(pool)-1] {
+			if pos.ToMove() == probe.ToMove() {
+				tb.Insert(pos, &none, all) // whole-board patterns: never match the probe
+			}
+		}
+		cost := func(since uint64) (int64, int64, bool, uint64) {
+			before := tb.Stats()
+			_, ok, now := tb.Lookup(probe, &none, since)
+			after := tb.Stats()
+			return after.NodeVisits - before.NodeVisits, after.Compares - before.Compares, ok, now
+		}
+		if _, c, ok, _ := cost(0); ok || c == 0 {
+			t.Fatalf("%s: first lookup hit %v after %d compares", kind.name, ok, c)
+		}
+		_, _, _, now := cost(0)
+		if v, c, ok, _ := cost(now); ok || v != 1 || c != 0 {
+			t.Errorf("%s: repeated lookup: %d visits, %d compares, hit %v; want 1, 0, false", kind.name, v, c, ok)
+		}
+		other := pool[0]
+		if other.ToMove() == probe.ToMove() {
+			other = pool[1]
+		}
+		tb.Insert(other, &none, all)
+		wantCompares := int64(1)
+		if kind.name == "TR-TS" {
+			wantCompares = 0
+		}
+		if _, c, ok, _ := cost(now); ok || c != wantCompares {
+			t.Errorf("%s: after an entry for the other side: %d compares, want %d", kind.name, c, wantCompares)
+		}
+		var corner game.PointSet
+		corner.Add(probe.Point(0, 0))
+		tb.Insert(probe, &none, corner)
+		if _, c, ok, _ := cost(now); !ok || c > 2 {
+			t.Errorf("%s: after a matching entry: hit %v after %d compares, want a hit after at most 2", kind.name, ok, c)
+		}
+	}
+}
