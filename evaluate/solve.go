@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"lifezero/datasets"
 	"lifezero/game"
 	"lifezero/rzs"
 )
@@ -31,6 +34,18 @@ type SolveConfig struct {
 	NoTT      bool          // turn the transposition table off
 	Evaluator string        // EvaluatorHeuristic (also for "") or EvaluatorUniform
 	Timeout   time.Duration // per problem; 0: none
+	// RZT turns the relevance-zone pattern table on: RZTTree (the radix
+	// tree of paper 000) or RZTLinear (its linear baseline); "" is off.
+	RZT string
+	// RZTNoTimestamps compares every entry at every lookup (the NT
+	// variants); RZTSymmetric also matches the problem's symmetries.
+	RZTNoTimestamps, RZTSymmetric bool
+	// RZTLoad names a directory of saved pattern databases (one dataset
+	// per subdirectory, or the directory itself) preloaded into every
+	// problem's table; entries of other problems are skipped by the
+	// table. RZTSave names a directory where each problem's table is saved
+	// as <id>/, for later runs to preload.
+	RZTLoad, RZTSave string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
@@ -76,6 +91,10 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"timeout", fmt.Sprintf("%v: must not be negative", c.Timeout)}
 	case c.Workers < 0:
 		return &SolveConfigError{"workers", fmt.Sprintf("%d: must be positive", c.Workers)}
+	case c.RZT != "" && c.RZT != RZTTree && c.RZT != RZTLinear:
+		return &SolveConfigError{"rzt", fmt.Sprintf("%q: want %s, %s or empty", c.RZT, RZTTree, RZTLinear)}
+	case c.RZT != "" && c.Algo == AlgoDFS:
+		return &SolveConfigError{"rzt", "the pattern table works with the mcts form only"}
 	}
 	return nil
 }
@@ -86,6 +105,55 @@ func (c SolveConfig) options() rzs.Options {
 		o.Evaluator = rzs.Uniform{}
 	}
 	return o
+}
+
+// Pattern table kinds.
+const (
+	RZTTree   = "tree"
+	RZTLinear = "linear"
+)
+
+// patternTable is what solveOne needs of an RZ pattern table.
+type patternTable interface {
+	rzs.PatternTable
+	Stats() rzs.TableStats
+	LoadPatterns(ctx context.Context, dir string) (loaded, skipped int, err error)
+	SavePatterns(dir string, m datasets.Manifest) (*datasets.Manifest, error)
+}
+
+// newTable builds the problem's pattern table and preloads the saved
+// databases, or returns nil when the table is off.
+func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTable, error) {
+	if c.RZT == "" {
+		return nil, nil
+	}
+	opts := rzs.TableOptions{NoTimestamps: c.RZTNoTimestamps, Symmetric: c.RZTSymmetric}
+	var t patternTable = rzs.NewTreeTable(pr, opts)
+	if c.RZT == RZTLinear {
+		t = rzs.NewLinearTable(pr, opts)
+	}
+	if c.RZTLoad == "" {
+		return t, nil
+	}
+	dirs := []string{c.RZTLoad}
+	if _, err := os.Stat(filepath.Join(c.RZTLoad, datasets.ManifestName)); err != nil {
+		entries, err := os.ReadDir(c.RZTLoad)
+		if err != nil {
+			return nil, fmt.Errorf("rzt-load: %w", err)
+		}
+		dirs = dirs[:0]
+		for _, e := range entries {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join(c.RZTLoad, e.Name()))
+			}
+		}
+	}
+	for _, d := range dirs {
+		if _, _, err := t.LoadPatterns(ctx, d); err != nil {
+			return nil, fmt.Errorf("rzt-load %s: %w", d, err)
+		}
+	}
+	return t, nil
 }
 
 // SolveTask is a problem to solve and the set it belongs to.
@@ -100,6 +168,10 @@ type Solved struct {
 	Task   SolveTask
 	Result rzs.Result
 	Row    SolveRow
+	// RZT holds the pattern table's statistics when it was on.
+	RZT *rzs.TableStats
+	// Err is a failure around the solve (loading or saving patterns).
+	Err error
 }
 
 // SolveProblems solves tasks with cfg.Workers goroutines and calls emit
@@ -150,16 +222,37 @@ func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved 
 	if ctx.Err() != nil {
 		return nil
 	}
+	table, err := cfg.newTable(ctx, t.Problem)
+	if err != nil {
+		return &Solved{Index: i, Task: t, Err: fmt.Errorf("problem %s: %w", t.Problem.ID, err)}
+	}
+	opts := cfg.options()
 	var res rzs.Result
 	if cfg.Algo == AlgoDFS {
-		res = rzs.SolveDFS(ctx, t.Problem, cfg.options())
+		res = rzs.SolveDFS(ctx, t.Problem, opts)
 	} else {
-		res = rzs.Solve(ctx, t.Problem, cfg.options())
+		if table != nil {
+			opts.Table = table
+		}
+		res = rzs.Solve(ctx, t.Problem, opts)
 	}
 	if res.Aborted && ctx.Err() != nil {
 		return nil
 	}
-	return &Solved{Index: i, Task: t, Result: res, Row: SolveRowOf(t, res, cfg)}
+	s := &Solved{Index: i, Task: t, Result: res, Row: SolveRowOf(t, res, cfg)}
+	if table != nil {
+		st := table.Stats()
+		s.RZT = &st
+		if cfg.RZTSave != "" {
+			dir := filepath.Join(cfg.RZTSave, t.Problem.ID)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				s.Err = fmt.Errorf("rzt-save: %w", err)
+			} else if _, err := table.SavePatterns(dir, datasets.Manifest{Stage: "solve"}); err != nil {
+				s.Err = fmt.Errorf("rzt-save %s: %w", dir, err)
+			}
+		}
+	}
+	return s
 }
 
 // emitInOrder receives finished solves and emits them in input order; after
@@ -175,7 +268,11 @@ func emitInOrder(ctx context.Context, n int, done <-chan *Solved, emit func(Solv
 		}
 		finished[s.Index] = s
 		for next < n && finished[next] != nil && ctx.Err() == nil {
-			if emitErr = emit(*finished[next]); emitErr != nil {
+			emitErr = finished[next].Err
+			if emitErr == nil {
+				emitErr = emit(*finished[next])
+			}
+			if emitErr != nil {
 				cancel()
 				break
 			}

@@ -39,6 +39,11 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
 	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
 	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.EvaluatorHeuristic, "move ordering: heuristic or uniform")
+	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree) or linear; empty: off")
+	fs.BoolVar(&f.cfg.RZTNoTimestamps, "rzt-nt", false, "pattern table without timestamps (compare every entry at every lookup)")
+	fs.BoolVar(&f.cfg.RZTSymmetric, "rzt-sym", false, "pattern table also matches the problem's board symmetries")
+	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases saved under `DIR`")
+	fs.StringVar(&f.cfg.RZTSave, "rzt-save", "", "save each problem's pattern table to `DIR`/<id>/")
 	fs.DurationVar(&f.cfg.Timeout, "timeout", 0, "stop a problem after this `duration` (0: no limit)")
 	fs.IntVar(&f.cfg.Workers, "workers", 1, "solve `N` problems at once (each solve is single-threaded; timings compete for CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
@@ -96,7 +101,7 @@ func cmdSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				return fmt.Errorf("problem %s: %w", s.Row.Source, err)
 			}
 		}
-		return out.row(s.Row)
+		return out.row(s.Row, s.RZT)
 	})
 	out.summary(rows, len(tasks), time.Since(began), err)
 	if err != nil {
@@ -191,13 +196,13 @@ func newSolveOutput(stdout, stderr io.Writer, asJSON bool, tasks []evaluate.Solv
 }
 
 // row prints one result, keeping the progress bar below the printed lines.
-func (o *solveOutput) row(r evaluate.SolveRow) error {
+func (o *solveOutput) row(r evaluate.SolveRow, rzt *rzs.TableStats) error {
 	if o.bar != nil {
 		o.bar.Clear()
 	}
 	var err error
 	if o.json {
-		err = writeSolveJSON(o.w, r)
+		err = writeSolveJSON(o.w, r, rzt)
 	} else {
 		if !o.header {
 			o.header = true
@@ -274,13 +279,14 @@ type solveJSON struct {
 	Agrees     *bool           `json:"agrees"` // null when unknown
 	Answer     *string         `json:"answer_first_move"`
 	PaperNodes json.RawMessage `json:"paper_nodes,omitempty"`
+	RZT        *rzs.TableStats `json:"rzt,omitempty"` // pattern table statistics (Tables III/IV of paper 000)
 }
 
-func writeSolveJSON(w io.Writer, r evaluate.SolveRow) error {
+func writeSolveJSON(w io.Writer, r evaluate.SolveRow, rzt *rzs.TableStats) error {
 	j := solveJSON{ID: r.ID, Set: r.Set, Source: r.Source, Result: r.Result, FirstMove: nonEmpty(r.FirstMove),
 		Nodes: r.Nodes, Seconds: r.Seconds, RZSize: r.RZSize, TTHits: r.TTHits, TableHits: r.TableHits, Aborted: r.Aborted,
 		Algo: r.Algo, RZ: r.RZ, TT: r.TT, Evaluator: r.Evaluator, Budget: r.Budget, ToPlay: r.ToPlay, Living: r.Living,
-		Winner: nonEmpty(r.Winner), Answer: nonEmpty(r.Answer)}
+		Winner: nonEmpty(r.Winner), Answer: nonEmpty(r.Answer), RZT: rzt}
 	if a, known := r.Agrees(); known {
 		j.Agrees = &a
 	}
