@@ -19,6 +19,7 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/game"
+	"lifezero/internal/atomicfile"
 	"lifezero/nn"
 	"lifezero/sgf"
 )
@@ -354,7 +355,7 @@ func playChunk(ctx context.Context, dir string, p *player, fp string, k int, onG
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: encode chunk %d: %w", k, err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, chunkName(k)), data); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, chunkName(k)), data); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -415,7 +416,7 @@ func finish(dir string, opts *Options, chunks []*chunkFile) (*Result, error) {
 	}
 	slices.SortFunc(res.Games, func(a, b GameSummary) int { return a.Index - b.Index })
 	res.Summary = summarise(chunks, opts.DW)
-	if err := writeFileAtomic(filepath.Join(dir, GamesFileName), []byte(coll.String())); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, GamesFileName), []byte(coll.String())); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -454,25 +455,3 @@ const (
 	MetaDW        = "dw"         // the d_w the games were played under
 	MetaNextDW    = "next_dw"    // the median game length: the next d_w
 )
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("selfplay: write %s: %w", path, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("selfplay: write %s: %w", path, err)
-	}
-	return nil
-}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lifezero/internal/atomicfile"
 	"lifezero/nn"
 )
 
@@ -67,7 +68,7 @@ func saveCheckpoint(dir, fp string, step int, w *nn.Weights, losses []LossPoint)
 	if err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, CheckpointFile), data); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, CheckpointFile), data); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	return removeCheckpoints(dir, name)
@@ -127,25 +128,3 @@ func removeCheckpoints(dir, keep string) error {
 // RemoveCheckpoints deletes the checkpoint that TrainNet left in dir, once
 // its result is saved elsewhere.
 func RemoveCheckpoints(dir string) error { return removeCheckpoints(dir, "") }
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
