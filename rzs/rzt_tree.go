@@ -20,7 +20,7 @@ import (
 // most 20 levels. The tree is rebuilt with fresh OCI every 100 entries up
 // to 1,000 and then each time the table has grown by 10%, reinserting the
 // entries in their order (a rebuild is skipped when the OCI are unchanged).
-// Below 100 entries the tree is a single list.
+// Below 100 entries each tree is a single list (no OCI yet).
 //
 // Every tree node carries the stamp of the newest entry below it; with
 // timestamps, a lookup skips a subtree (and stops a list scan) whose stamp
