@@ -48,7 +48,7 @@ func WriteMovePredSection(outDir string, results []movepred.Result, rep MovePred
 	if rep.Data != "" {
 		b.WriteString(rep.Data + "\n\n")
 	}
-	b.WriteString(MovePredTable(results) + "\n")
+	b.WriteString(MovePredTable(results))
 	labels, phases := mergedPhases(results)
 	if len(labels) > 0 {
 		chart := BarChart{Title: "move prediction per game phase", YLabel: "top-1 accuracy (%)", Categories: labels}
