@@ -41,7 +41,7 @@ func (s *mcSolver) expand(path []pathStep) {
 			s.tree.Backup(id, float64(value), s.living, false)
 			return
 		}
-	} else {
+	} else if !s.historyDep[id] {
 		s.tt.Store(key, ttEntry{s.status[id], s.zoneOf(id)})
 		if j.Outcome == game.LivingWins && s.opts.Table != nil {
 			s.opts.Table.Insert(pos, &standing, j.Zone)
@@ -55,6 +55,7 @@ func (s *mcSolver) expand(path []pathStep) {
 func (s *mcSolver) createChildren(id mcts.NodeID, pos *game.Position, standing game.PointSet) float32 {
 	toMove := pos.ToMove()
 	moves := pos.LegalMoves(nil, &s.pr.Region)
+	s.markHistory(id, pos, len(moves))
 	or := toMove == s.living
 	if !or {
 		// The killer may always pass; the living side never needs to, since
@@ -119,6 +120,9 @@ func (s *mcSolver) propagate(path []pathStep) {
 			return
 		}
 		s.status[parent.id] = st
+		if s.historyDep[parent.id] {
+			continue // the proof holds for this path's history only
+		}
 		standing := &s.state[parent.id].standing
 		s.tt.Store(ttKey(parent.pos, standing), ttEntry{st, s.zoneOf(parent.id)})
 		if st == Win && s.opts.Table != nil && !s.opts.NoRZ {
@@ -131,6 +135,13 @@ func (s *mcSolver) propagate(path []pathStep) {
 // parent's new status.
 func (s *mcSolver) update(parent, child pathStep) Status {
 	cst := s.status[child.id]
+	// Every child proof applied here becomes part of the parent's proof
+	// (the winning or refuting child, each refuted defence and the null
+	// moves whose zones prune their siblings), and with it any dependence
+	// on the path's history.
+	if s.historyDep[child.id] {
+		s.historyDep[parent.id] = true
+	}
 	move := s.tree.Node(child.id).Move
 	if s.isOR(parent.id) {
 		if cst == Win {
@@ -173,4 +184,24 @@ func (s *mcSolver) update(parent, child pathStep) Status {
 	}
 	s.zone[parent.id] = &z
 	return Win
+}
+
+// markHistory flags node id when some move of the region is legal on the
+// board but barred by positional superko alone: whatever the node proves
+// may then hold only for positions reached with the same history, so
+// Lemma 1's zone patterns and whole-board table entries must not carry it
+// to other paths. legal is the number of legal moves found.
+func (s *mcSolver) markHistory(id mcts.NodeID, pos *game.Position, legal int) {
+	if len(pos.History()) == 0 {
+		return
+	}
+	onBoard := 0
+	s.pr.Region.ForEach(func(p game.Point) {
+		if pos.At(p) == game.Empty && pos.Board.Legal(pos.ToMove(), p) && !koCaptureBanned(pos, p) {
+			onBoard++
+		}
+	})
+	if onBoard > legal {
+		s.historyDep[id] = true
+	}
 }

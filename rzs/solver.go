@@ -97,6 +97,10 @@ type mcSolver struct {
 	// tableHits counts nodes proven by the pattern table.
 	tableHits int
 	frames    []game.Position // one per depth, reused (see simulate)
+	// historyDep marks expanded nodes whose proof may rest on the superko
+	// history of their path (see markHistory); such results are kept out of
+	// the transposition table and the pattern table.
+	historyDep map[mcts.NodeID]bool
 	path      []pathStep
 }
 
@@ -115,6 +119,7 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 		s.tt = NewTT(0)
 	}
 	s.frames = make([]game.Position, opts.MaxDepth+2)
+	s.historyDep = map[mcts.NodeID]bool{}
 	return s
 }
 
