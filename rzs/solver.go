@@ -101,7 +101,7 @@ type mcSolver struct {
 	// history of their path (see markHistory); such results are kept out of
 	// the transposition table and the pattern table.
 	historyDep map[mcts.NodeID]bool
-	path      []pathStep
+	path       []pathStep
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
