@@ -5,6 +5,10 @@
 //	lifezero records import --out DIR PATH...            import SGF game records
 //	lifezero problem show FILE...                        draw L&D problems
 //	lifezero solve FILE|DIR... [--budget N] [--json] ... solve L&D problems by RZS
+//	lifezero selfplay --out DIR [--net FILE] ...          FTL self-play games and samples
+//	lifezero train --out DIR [--init FILE] SAMPLES...     train the network on self-play samples
+//	lifezero features build|train ...                    move-prediction data, feature models
+//	lifezero movepred --data DIR --model FILE...         move prediction of feature models
 //	lifezero version                                     print the version
 //
 // It is thin: it parses flags and calls the packages. A subcommand is one
@@ -37,7 +41,10 @@ func commands() []command {
 		{"records", "game records: records import --out DIR [--from DATE] [--to DATE] [--max N] PATH...", cmdRecords},
 		{"problem", "L&D problems: problem show FILE...", cmdProblem},
 		{"solve", "solve L&D problems: " + solveSynopsis, cmdSolve},
-		{"features", "move features: features list [--set FILE] [--no-libs] [--groups] [--describe]", cmdFeatures},
+		{"selfplay", "FTL self-play: " + selfplaySynopsis, cmdSelfplay},
+		{"train", "train the network: " + trainSynopsis, cmdTrain},
+		{"features", "move features: features list|build|train (features COMMAND -h for each)", cmdFeatures},
+		{"movepred", "move prediction: " + movepredSynopsis, cmdMovepred},
 		{"version", "print the version", cmdVersion},
 	}
 }

@@ -14,6 +14,11 @@ func newRegistry() (*pipelines.Registry, error) {
 		recordsImportKind(),
 		problemsKind(),
 		solveKind(),
+		selfplayKind(),
+		trainKind(),
+		moveCandsKind(),
+		featuresTrainKind(),
+		movepredKind(),
 		reportKind(),
 	)
 }
