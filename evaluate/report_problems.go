@@ -154,12 +154,18 @@ func WriteProblems(ctx context.Context, outDir string, rows []ProblemRow, m data
 
 // ReadProblems reads a problems dataset.
 func ReadProblems(ctx context.Context, dir string) ([]ProblemRow, *datasets.Manifest, error) {
-	r, err := datasets.OpenKind(dir, ProblemsKind, ProblemsSchemaVersion)
+	return readRows(ctx, dir, ProblemsKind, ProblemsSchemaVersion, appendProblemRows)
+}
+
+// readRows reads every record of a dataset of the given kind and version,
+// appending each record's rows with appendRows; errors name the dataset.
+func readRows[T any](ctx context.Context, dir, kind string, version int, appendRows func([]T, arrow.Record) ([]T, error)) ([]T, *datasets.Manifest, error) {
+	r, err := datasets.OpenKind(dir, kind, version)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.Close()
-	var rows []ProblemRow
+	var rows []T
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -171,8 +177,8 @@ func ReadProblems(ctx context.Context, dir string) ([]ProblemRow, *datasets.Mani
 		if err != nil {
 			return nil, nil, err
 		}
-		if rows, err = appendProblemRows(rows, rec); err != nil {
-			return nil, nil, fmt.Errorf("evaluate: problems dataset %s: %w", dir, err)
+		if rows, err = appendRows(rows, rec); err != nil {
+			return nil, nil, fmt.Errorf("evaluate: %s dataset %s: %w", kind, dir, err)
 		}
 	}
 }

@@ -3,9 +3,7 @@ package evaluate
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -267,29 +265,16 @@ func WriteSolveResults(ctx context.Context, outDir string, rows []SolveRow, m da
 
 // ReadSolveResults reads a solve-results dataset.
 func ReadSolveResults(ctx context.Context, dir string) ([]SolveRow, *datasets.Manifest, error) {
-	r, err := datasets.OpenKind(dir, SolveResultsKind, SolveResultsSchemaVersion)
-	if err != nil {
-		return nil, nil, err
+	return readRows(ctx, dir, SolveResultsKind, SolveResultsSchemaVersion, appendSolveRows)
+}
+
+// appendSolveRows decodes one record of a solve-results dataset.
+func appendSolveRows(rows []SolveRow, rec arrow.Record) ([]SolveRow, error) {
+	batch := make([]SolveRow, rec.NumRows())
+	for _, c := range solveColumns {
+		if err := c.get(rec, batch); err != nil {
+			return nil, err
+		}
 	}
-	defer r.Close()
-	var rows []SolveRow
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return rows, r.Manifest(), nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		batch := make([]SolveRow, rec.NumRows())
-		for _, c := range solveColumns {
-			if err := c.get(rec, batch); err != nil {
-				return nil, nil, fmt.Errorf("evaluate: solve-results dataset %s: %w", dir, err)
-			}
-		}
-		rows = append(rows, batch...)
-	}
+	return append(rows, batch...), nil
 }
