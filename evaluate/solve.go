@@ -46,6 +46,11 @@ type SolveConfig struct {
 	// table. RZTSave names a directory where each problem's table is saved
 	// as <id>/, for later runs to preload.
 	RZTLoad, RZTSave string
+	// Net, when set, orders the search in place of Evaluator (the network
+	// evaluator of package neteval; the caller loads it). NetCheck, when
+	// set, is asked before each problem whether Net fits it.
+	Net      rzs.Evaluator
+	NetCheck func(*game.Problem) error
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
@@ -103,6 +108,9 @@ func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: rzs.Heuristic{}}
 	if c.Evaluator == EvaluatorUniform {
 		o.Evaluator = rzs.Uniform{}
+	}
+	if c.Net != nil {
+		o.Evaluator = c.Net
 	}
 	return o
 }
@@ -221,6 +229,11 @@ func SolveProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit
 func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved {
 	if ctx.Err() != nil {
 		return nil
+	}
+	if cfg.NetCheck != nil {
+		if err := cfg.NetCheck(t.Problem); err != nil {
+			return &Solved{Index: i, Task: t, Err: fmt.Errorf("problem %s: network: %w", t.Problem.ID, err)}
+		}
 	}
 	table, err := cfg.newTable(ctx, t.Problem)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
+	"lifezero/neteval"
 	"lifezero/rzs"
 )
 
@@ -24,11 +25,13 @@ const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz
 
 // solveFlags are the parsed flags of "lifezero solve".
 type solveFlags struct {
-	cfg    evaluate.SolveConfig
-	json   bool
-	sgfDir string
-	out    string
-	paths  []string
+	cfg     evaluate.SolveConfig
+	json    bool
+	sgfDir  string
+	out     string
+	net     string
+	netMode string
+	paths   []string
 }
 
 func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
@@ -39,6 +42,8 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
 	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
 	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.EvaluatorHeuristic, "move ordering: heuristic or uniform")
+	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
+	fs.StringVar(&f.netMode, "net-mode", "ftl", "network value: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)")
 	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree) or linear; empty: off")
 	fs.BoolVar(&f.cfg.RZTNoTimestamps, "rzt-nt", false, "pattern table without timestamps (compare every entry at every lookup)")
 	fs.BoolVar(&f.cfg.RZTSymmetric, "rzt-sym", false, "pattern table also matches the problem's board symmetries")
@@ -67,6 +72,17 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 		return nil, usagef("--%s %s", ce.Field, ce.Msg)
 	} else if err != nil {
 		return nil, err
+	}
+	if f.net != "" {
+		mode, err := neteval.ParseMode(f.netMode)
+		if err != nil {
+			return nil, usagef("--net-mode: %v", err)
+		}
+		ev, err := neteval.Load(f.net, mode)
+		if err != nil {
+			return nil, fmt.Errorf("--net: %w", err)
+		}
+		f.cfg.Net, f.cfg.NetCheck = ev, ev.Check
 	}
 	f.paths = paths
 	return f, nil
