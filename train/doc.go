@@ -17,4 +17,9 @@
 //
 // All three implement Model and are saved to and loaded from one versioned
 // weights file format (WriteModel, ReadModel, SaveModel, LoadModel).
+//
+// The network loop (TrainNet) reads a sliding window of self-play sample
+// datasets, trains the residual network of package nn with momentum SGD or
+// Adam on policy cross-entropy, value squared error and the FTL d-win binary
+// cross-entropies, checkpoints atomically and resumes after a kill.
 package train
