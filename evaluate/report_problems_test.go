@@ -12,31 +12,11 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/game"
+	"lifezero/internal/testdata"
 )
 
-// sharedData returns ../shared/data next to the repository root, or skips.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("shared data not found at %s", data)
-	}
-	return data
-}
+// sharedData returns ../shared/data beside the repository root, or skips.
+func sharedData(t *testing.T) string { return testdata.Path(t) }
 
 // fileProblem is what the test reads from a problem JSON itself.
 type fileProblem struct {

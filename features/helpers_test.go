@@ -2,13 +2,13 @@ package features
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"lifezero/game"
+	"lifezero/internal/testdata"
 	"lifezero/sgf"
 )
 
@@ -91,29 +91,8 @@ func namesAt(t testing.TB, e *Extractor, pos *game.Position, h History, v string
 	return names
 }
 
-// dataDir finds ../shared/data next to the repository root, or skips.
-func dataDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory, so no ../shared/data")
-		}
-		dir = parent
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("shared data missing (%s): %v", data, err)
-	}
-	return data
-}
+// dataDir returns ../shared/data beside the repository root, or skips.
+func dataDir(t testing.TB) string { return testdata.Path(t) }
 
 // record is one position of a replayed game with its history and the move
 // played from it.

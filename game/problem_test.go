@@ -5,30 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lifezero/internal/testdata"
 )
 
-// sharedData finds ../shared/data beside the repository root, or skips.
-func sharedData(t testing.TB, sub string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", sub)
-			if _, err := os.Stat(p); err != nil {
-				t.Skipf("shared data %s not found", p)
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-}
+// sharedData finds ../shared/data/sub beside the repository root, or skips.
+func sharedData(t testing.TB, sub string) string { return testdata.Path(t, sub) }
 
 func TestLoadAllSharedProblems(t *testing.T) {
 	sets := map[string]int{"killall7x7": 20, "cho19-dev": 53}

@@ -2,11 +2,11 @@ package sgf
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"lifezero/internal/testdata"
 )
 
 // prop and node build expected trees by hand.
@@ -123,27 +123,5 @@ func roundTrip(t *testing.T, name string, c Collection) {
 	}
 }
 
-// dataDir returns <repo root>/../shared/data, the repo root being the
-// nearest directory upwards holding go.mod, or skips the test.
-func dataDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory, so no ../shared/data")
-		}
-		dir = parent
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("shared data missing: %v", err)
-	}
-	return data
-}
+// dataDir returns ../shared/data beside the repository root, or skips.
+func dataDir(t testing.TB) string { return testdata.Path(t) }
