@@ -2,11 +2,10 @@ package rzs
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"lifezero/game"
+	"lifezero/internal/testdata"
 )
 
 // sharedProblems loads a shared problem set or skips.
@@ -14,22 +13,7 @@ func sharedProblems(t *testing.T, set string) []*game.Problem { return sharedPro
 
 func sharedProblemsB(t testing.TB, set string) []*game.Problem {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "data", "problems", set)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared problems %s not found", path)
-	}
-	probs, err := game.LoadProblemDir(path)
+	probs, err := game.LoadProblemDir(testdata.Path(t, "problems", set))
 	if err != nil {
 		t.Fatal(err)
 	}
