@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"lifezero/internal/testdata"
 )
 
 // writeSGF writes an SGF file under dir and returns its path.
@@ -322,28 +324,7 @@ func TestLineCounter(t *testing.T) {
 
 // sharedData returns <repo root>/../shared/data/<rel>, skipping the test
 // if it is missing. The repo root is the nearest parent holding go.mod.
-func sharedData(tb testing.TB, rel string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no go.mod above the test directory, so no ../shared/data")
-		}
-		dir = parent
-	}
-	path := filepath.Join(filepath.Dir(dir), "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("shared data missing: %s", path)
-	}
-	return path
-}
+func sharedData(tb testing.TB, rel string) string { return testdata.Path(tb, rel) }
 
 // TestImportRealGames imports two months of tom9d and checks every row
 // against the raw text: these files hold one game per line without

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"lifezero/datasets"
 	"lifezero/features"
 	"lifezero/game"
+	"lifezero/internal/testdata"
 )
 
 // randomGame plays n random legal moves (no passes) on a size x size board
@@ -85,25 +85,4 @@ func readRows(t testing.TB, dir string) ([]*datasets.MoveCands, *datasets.Manife
 
 // sharedData returns <repo root>/../shared/data/<rel>, skipping the test if
 // it is missing. The repo root is the nearest parent holding go.mod.
-func sharedData(tb testing.TB, rel string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no go.mod above the test directory, so no ../shared/data")
-		}
-		dir = parent
-	}
-	path := filepath.Join(filepath.Dir(dir), "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("shared data missing: %s", path)
-	}
-	return path
-}
+func sharedData(tb testing.TB, rel string) string { return testdata.Path(tb, rel) }

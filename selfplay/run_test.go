@@ -10,33 +10,13 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/game"
+	"lifezero/internal/testdata"
 	"lifezero/nn"
 	"lifezero/sgf"
 )
 
 // sharedData returns <repo root>/../shared/data/<rel>, or skips the test.
-func sharedData(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "data", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s missing", p)
-	}
-	return p
-}
+func sharedData(t *testing.T, rel string) string { return testdata.Path(t, rel) }
 
 func testConfig(t *testing.T, board int) nn.Config {
 	t.Helper()
