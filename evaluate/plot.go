@@ -68,53 +68,64 @@ var plotNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 func SaveLinePlot(outDir, name string, p LinePlot) (string, error) {
 	return savePlot(outDir, name, func() (*plot.Plot, error) {
 		pl := newPlot(p.Title, p.XLabel, p.YLabel)
-		var all plotter.XYs
-		for i, s := range p.Series {
-			pts, err := points(s, p.LogX, p.LogY)
-			if err != nil {
-				return nil, err
-			}
-			if len(pts) == 0 {
-				continue
-			}
+		all, err := addSeries(pl, p.Series, p.LogX, p.LogY, func(i int, pts plotter.XYs) (plot.Thumbnailer, error) {
 			l, err := plotter.NewLine(pts)
 			if err != nil {
-				return nil, fmt.Errorf("series %q: %w", s.Name, err)
+				return nil, err
 			}
 			l.Color = plotutil.Color(i)
 			l.Dashes = plotutil.Dashes(i)
 			l.Width = vg.Points(1.5)
 			pl.Add(l)
-			pl.Legend.Add(s.Name, l)
-			all = append(all, pts...)
+			return l, nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		return pl, finishAxes(pl, all, p.LogX, p.LogY)
 	})
+}
+
+// addSeries draws each series with draw (which adds its plotter to pl) and
+// a legend entry, skipping series with no drawable point, and returns every
+// point drawn so the axes can cover them.
+func addSeries(pl *plot.Plot, series []Series, logX, logY bool, draw func(i int, pts plotter.XYs) (plot.Thumbnailer, error)) (plotter.XYs, error) {
+	var all plotter.XYs
+	for i, s := range series {
+		pts, err := points(s, logX, logY)
+		if err != nil {
+			return nil, err
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		thumb, err := draw(i, pts)
+		if err != nil {
+			return nil, fmt.Errorf("series %q: %w", s.Name, err)
+		}
+		pl.Legend.Add(s.Name, thumb)
+		all = append(all, pts...)
+	}
+	return all, nil
 }
 
 // SaveScatterPlot draws p into <outDir>/report/<name>.png; see SaveLinePlot.
 func SaveScatterPlot(outDir, name string, p ScatterPlot) (string, error) {
 	return savePlot(outDir, name, func() (*plot.Plot, error) {
 		pl := newPlot(p.Title, p.XLabel, p.YLabel)
-		var all plotter.XYs
-		for i, s := range p.Series {
-			pts, err := points(s, p.LogX, p.LogY)
-			if err != nil {
-				return nil, err
-			}
-			if len(pts) == 0 {
-				continue
-			}
+		all, err := addSeries(pl, p.Series, p.LogX, p.LogY, func(i int, pts plotter.XYs) (plot.Thumbnailer, error) {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
-				return nil, fmt.Errorf("series %q: %w", s.Name, err)
+				return nil, err
 			}
 			sc.GlyphStyle.Color = plotutil.Color(i)
 			sc.GlyphStyle.Shape = plotutil.Shape(i)
 			sc.GlyphStyle.Radius = vg.Points(3)
 			pl.Add(sc)
-			pl.Legend.Add(s.Name, sc)
-			all = append(all, pts...)
+			return sc, nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		if p.Diagonal && len(all) > 0 {
 			lo, hi := math.Inf(1), math.Inf(-1)
