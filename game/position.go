@@ -132,7 +132,7 @@ func (p *Position) legal(c Color, m Point) string {
 	if len(p.history) > 0 {
 		next := p.hashAfter(c, m)
 		if next == p.hash || slices.Contains(p.history, next) {
-			return "positional superko"
+			return reasonSuperko
 		}
 	}
 	return ""
@@ -174,16 +174,32 @@ func (p *Position) Play(m Point) error {
 // LegalMoves appends to dst the legal moves of the side to move among the
 // points of allowed (every point when allowed is nil), without Pass.
 func (p *Position) LegalMoves(dst []Point, allowed *PointSet) []Point {
+	dst, _ = p.LegalMovesSuperko(dst, allowed)
+	return dst
+}
+
+// reasonSuperko is legal's answer for a move barred by positional superko
+// alone.
+const reasonSuperko = "positional superko"
+
+// LegalMovesSuperko is LegalMoves that also counts the moves that only
+// positional superko bars: moves legal on this board whose legality
+// depends on the history. Solvers use the count to tell which results
+// hold for this path alone.
+func (p *Position) LegalMovesSuperko(dst []Point, allowed *PointSet) (moves []Point, superkoBarred int) {
 	for i := 0; i < p.cells; i++ {
 		m := Point(i)
 		if p.color[m] != Empty || (allowed != nil && !allowed.Has(m)) {
 			continue
 		}
-		if p.IsLegal(m) {
+		switch p.legal(p.toMove, m) {
+		case "":
 			dst = append(dst, m)
+		case reasonSuperko:
+			superkoBarred++
 		}
 	}
-	return dst
+	return dst, superkoBarred
 }
 
 // History returns the stone hashes of earlier positions, oldest first.

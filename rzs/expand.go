@@ -54,8 +54,13 @@ func (s *mcSolver) expand(path []pathStep) {
 // createChildren expands an undecided node and returns the evaluator's value.
 func (s *mcSolver) createChildren(id mcts.NodeID, pos *game.Position, standing game.PointSet) float32 {
 	toMove := pos.ToMove()
-	moves := pos.LegalMoves(nil, &s.pr.Region)
-	s.markHistory(id, pos, len(moves))
+	moves, barred := pos.LegalMovesSuperko(nil, &s.pr.Region)
+	if barred > 0 {
+		// Whatever this node proves may hold only for positions reached
+		// with the same history: Lemma 1's zone patterns and whole-board
+		// table entries must not carry it to other paths.
+		s.historyDep[id] = true
+	}
 	or := toMove == s.living
 	if !or {
 		// The killer may always pass; the living side never needs to, since
@@ -184,24 +189,4 @@ func (s *mcSolver) update(parent, child pathStep) Status {
 	}
 	s.zone[parent.id] = &z
 	return Win
-}
-
-// markHistory flags node id when some move of the region is legal on the
-// board but barred by positional superko alone: whatever the node proves
-// may then hold only for positions reached with the same history, so
-// Lemma 1's zone patterns and whole-board table entries must not carry it
-// to other paths. legal is the number of legal moves found.
-func (s *mcSolver) markHistory(id mcts.NodeID, pos *game.Position, legal int) {
-	if len(pos.History()) == 0 {
-		return
-	}
-	onBoard := 0
-	s.pr.Region.ForEach(func(p game.Point) {
-		if pos.At(p) == game.Empty && pos.Board.Legal(pos.ToMove(), p) && !koCaptureBanned(pos, p) {
-			onBoard++
-		}
-	})
-	if onBoard > legal {
-		s.historyDep[id] = true
-	}
 }

@@ -55,15 +55,8 @@ func (r *Reference) solve(pos *game.Position, standing game.PointSet) (Status, b
 	}
 	mover := pos.ToMove()
 	or := mover == r.living
-	historyDependent := false
-	var moves []game.Point
-	for _, m := range r.pr.Region.Points() {
-		if pos.IsLegal(m) {
-			moves = append(moves, m)
-		} else if pos.Board.Legal(mover, m) && !koCaptureBanned(pos, m) {
-			historyDependent = true // forbidden by superko alone
-		}
-	}
+	moves, barred := pos.LegalMovesSuperko(nil, &r.pr.Region)
+	historyDependent := barred > 0 // some move is forbidden by superko alone
 	if !or {
 		moves = append(moves, game.Pass)
 	}
@@ -94,18 +87,4 @@ func (r *Reference) solve(pos *game.Position, standing game.PointSet) (Status, b
 		r.memo[key] = result
 	}
 	return result, historyDependent, nil
-}
-
-// koCaptureBanned reports whether the side to move is barred from m by the
-// NoKoCapture rule, which does not depend on history.
-func koCaptureBanned(pos *game.Position, m game.Point) bool {
-	if pos.KoRule(pos.ToMove()) != game.NoKoCapture || pos.CaptureCount(pos.ToMove(), m) != 1 {
-		return false
-	}
-	for _, q := range pos.Neighbors(m) {
-		if c := pos.At(q); c == pos.ToMove() || c == game.Empty {
-			return false
-		}
-	}
-	return true
 }

@@ -98,7 +98,7 @@ type mcSolver struct {
 	tableHits int
 	frames    []game.Position // one per depth, reused (see simulate)
 	// historyDep marks expanded nodes whose proof may rest on the superko
-	// history of their path (see markHistory); such results are kept out of
+	// history of their path (see createChildren); such results are kept out of
 	// the transposition table and the pattern table.
 	historyDep map[mcts.NodeID]bool
 	path       []pathStep
