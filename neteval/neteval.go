@@ -102,7 +102,7 @@ func (e *Evaluator) Evaluate(pos *game.Position, pr *game.Problem, moves []game.
 	if err != nil {
 		return rzs.Uniform{}.Evaluate(pos, pr, moves)
 	}
-	return Priors(&pos.Board, policy[0], moves), e.livingValue(pos, pr, value[0], dwin[0])
+	return nn.MovePriors(&pos.Board, policy[0], moves), e.livingValue(pos, pr, value[0], dwin[0])
 }
 
 // livingValue is the probability that the living side wins.
@@ -126,30 +126,4 @@ func clamp01(x float32) float32 {
 		return 1
 	}
 	return x
-}
-
-// Priors returns the policy's probabilities of moves (policy index by
-// nn.MoveIndex), renormalised to sum to 1; uniform when the policy gives
-// them no mass.
-func Priors(b *game.Board, policy []float32, moves []game.Point) []float32 {
-	priors := make([]float32, len(moves))
-	var sum float32
-	for i, m := range moves {
-		k := nn.MoveIndex(b, m)
-		if k < 0 || k >= len(policy) {
-			continue
-		}
-		if p := policy[k]; p > 0 && !math.IsInf(float64(p), 1) {
-			priors[i] = p
-			sum += p
-		}
-	}
-	for i := range priors {
-		if sum > 0 {
-			priors[i] /= sum
-		} else {
-			priors[i] = 1 / float32(len(priors))
-		}
-	}
-	return priors
 }

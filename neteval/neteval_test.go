@@ -90,7 +90,7 @@ func TestPriorsWithoutMassAreUniform(t *testing.T) {
 	moves := []game.Point{pos.Point(0, 0), pos.Point(3, 3), game.Pass}
 	policy := make([]float32, 50)
 	policy[10] = 1 // all the mass on a move that is not a candidate
-	for _, p := range Priors(&pos.Board, policy, moves) {
+	for _, p := range nn.MovePriors(&pos.Board, policy, moves) {
 		if math.Abs(float64(p)-1.0/3) > 1e-6 {
 			t.Fatalf("priors %v, want uniform", p)
 		}

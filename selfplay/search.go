@@ -167,7 +167,7 @@ func clamp01(x float64) float64 {
 // moves (noised at the root) and backs up its value.
 func (s *search) apply(lf *leaf, policy []float32, v float32, dwin []float32) {
 	moves := s.start.legalMoves(lf.pos, nil)
-	priors := restrictPolicy(&lf.pos.Board, policy, moves)
+	priors := nn.MovePriors(&lf.pos.Board, policy, moves)
 	if lf.id == 0 && s.eps > 0 {
 		mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng)
 	}
@@ -179,33 +179,6 @@ func (s *search) apply(lf *leaf, policy []float32, v float32, dwin []float32) {
 	s.tree.Backup(lf.id, s.leafValue(lf.pos, v, dwin), s.living, true)
 	s.pending--
 	s.done++
-}
-
-// restrictPolicy returns the policy's probabilities of moves, renormalised
-// (uniform when they hold no mass, as a garbage policy might).
-func restrictPolicy(b *game.Board, policy []float32, moves []game.Point) []float32 {
-	priors := make([]float32, len(moves))
-	var sum float32
-	for i, m := range moves {
-		k := nn.MoveIndex(b, m)
-		if k < 0 || k >= len(policy) {
-			continue
-		}
-		if p := policy[k]; p > 0 && !math.IsInf(float64(p), 0) {
-			priors[i] = p
-			sum += p
-		}
-	}
-	if !(sum > 0) {
-		for i := range priors {
-			priors[i] = 1 / float32(len(priors))
-		}
-		return priors
-	}
-	for i := range priors {
-		priors[i] /= sum
-	}
-	return priors
 }
 
 // choose picks the move to play after the search: in proportion to the
