@@ -48,9 +48,12 @@ type SolveConfig struct {
 	RZTLoad, RZTSave string
 	// Net, when set, orders the search in place of Evaluator (the network
 	// evaluator of package neteval; the caller loads it). NetCheck, when
-	// set, is asked before each problem whether Net fits it.
+	// set, is asked before each problem whether Net fits it. NetName is
+	// what the results record as the evaluator when Net is set (for
+	// example "net-ftl"); "" records "net".
 	Net      rzs.Evaluator
 	NetCheck func(*game.Problem) error
+	NetName  string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
@@ -71,6 +74,14 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.Workers == 0 {
 		c.Workers = 1
 	}
+	if c.Net != nil {
+		// The results must say which evaluator ordered the search: a
+		// network run recorded as "heuristic" would be misread.
+		c.Evaluator = c.NetName
+		if c.Evaluator == "" {
+			c.Evaluator = "net"
+		}
+	}
 	return c
 }
 
@@ -88,7 +99,7 @@ func (c SolveConfig) Validate() error {
 	switch {
 	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS:
 		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s or %s", c.Algo, AlgoMCTS, AlgoDFS)}
-	case c.Evaluator != EvaluatorHeuristic && c.Evaluator != EvaluatorUniform:
+	case c.Net == nil && c.Evaluator != EvaluatorHeuristic && c.Evaluator != EvaluatorUniform:
 		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want %s or %s", c.Evaluator, EvaluatorHeuristic, EvaluatorUniform)}
 	case c.Budget < 0:
 		return &SolveConfigError{"budget", fmt.Sprintf("%d: must be positive", c.Budget)}

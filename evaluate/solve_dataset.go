@@ -256,7 +256,7 @@ func WriteSolveResults(ctx context.Context, outDir string, rows []SolveRow, m da
 	if err := w.Write(rec); err != nil {
 		return nil, err
 	}
-	if err := WriteSolveSection(outDir, rows); err != nil {
+	if err := WriteSolveSection(outDir, m.Stage, rows); err != nil {
 		return nil, err
 	}
 	m.Kind, m.SchemaVersion = SolveResultsKind, SolveResultsSchemaVersion

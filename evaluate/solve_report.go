@@ -21,13 +21,18 @@ var paperMethods = []string{"no_rzs", "rzs", "elf", "elf_rz", "ftl", "ftl_rzs", 
 // the solver's settings, then per problem set its solved counts next to the
 // papers', a table of the problems with the papers' node counts, a log-log
 // scatter plot of our nodes against the papers' and a bar chart of solved
-// counts.
-func WriteSolveSection(outDir string, rows []SolveRow) error {
+// counts. A pipeline may solve more than once (with and without a
+// network), so a non-empty stage name is added to the title.
+func WriteSolveSection(outDir, stage string, rows []SolveRow) error {
 	md, err := SolveMarkdown(outDir, rows)
 	if err != nil {
 		return err
 	}
-	return WriteSection(outDir, SolveSectionTitle, md)
+	title := SolveSectionTitle
+	if stage != "" {
+		title += ": " + stage
+	}
+	return WriteSection(outDir, title, md)
 }
 
 // SolveMarkdown is the body of the solve-results section; its plots are

@@ -82,7 +82,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--net: %w", err)
 		}
-		f.cfg.Net, f.cfg.NetCheck = ev, ev.Check
+		f.cfg.Net, f.cfg.NetCheck, f.cfg.NetName = ev, ev.Check, "net-"+mode.String()
 	}
 	f.paths = paths
 	return f, nil

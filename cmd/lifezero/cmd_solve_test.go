@@ -340,4 +340,21 @@ func TestSolveStage(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, `pipeline.yaml:6: stage "solve": param "algo": "bfs": want mcts or dfs`) {
 		t.Errorf("bad algo: exit %d: %s", code, errs)
 	}
+	for _, tt := range []struct{ edit, want string }{
+		{"budget: 3000, net_mode: fast", `param "net_mode": neteval: unknown value mode "fast"`},
+		// A stage input gives a network; a solve-results dataset is no network.
+		{"budget: 3000, workers: 2}\n  again:\n    kind: solve\n    inputs: [tiny, stage:solve]\n    params: {budget: 10",
+			`input stage:solve is a "solve-results" dataset; solve reads problem paths and "network" stages`},
+		{"budget: 3000, workers: 2}\n  again:\n    kind: solve\n    inputs: [stage:solve]\n    params: {budget: 10",
+			"no problem path"},
+	} {
+		bad := strings.Replace(text, "budget: 3000", tt.edit, 1)
+		if err := os.WriteFile(pipeline, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs = lifezero(t, "run", pipeline, "--workdir", work)
+		if code != 1 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%s: exit %d, want an error with %q: %s", tt.edit, code, tt.want, errs)
+		}
+	}
 }

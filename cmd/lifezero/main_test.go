@@ -30,7 +30,7 @@ func TestDefaultPipeline(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	stages := []string{"games", "problems", "solve", "cands-train", "cands-valid", "bt", "lfr", "fbt", "movepred",
-		"selfplay1", "train1", "selfplay2", "train2", "report"}
+		"selfplay1", "train1", "selfplay2", "train2", "solve-net", "report"}
 	for _, name := range stages {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s+\S+\s+ran\b`).MatchString(out) {
 			t.Errorf("stdout lacks stage %q ran:\n%s", name, out)
@@ -57,13 +57,27 @@ func TestDefaultPipeline(t *testing.T) {
 	if want := []string{"killall7x7/01.json", "killall7x7/02.json", "killall7x7/05.json", "cho19-dev/001.json", "cho19-dev/003.json"}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("problems %v, want %v", ids, want)
 	}
+	// solve-net searched with train2's network: every row must say so.
+	netRows, _, err := evaluate.ReadSolveResults(context.Background(), filepath.Join(work, "solve-net"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(netRows) != 3 {
+		t.Errorf("solve-net: %d rows, want the 3 kill-all problems", len(netRows))
+	}
+	for _, r := range netRows {
+		if r.Evaluator != "net-ftl" || r.Nodes <= 0 {
+			t.Errorf("solve-net row %s: evaluator %q, %d nodes; want net-ftl and a search", r.ID, r.Evaluator, r.Nodes)
+		}
+	}
 	report, err := os.ReadFile(filepath.Join(work, "report", "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Game records", "| games written | 300 |", "## Problems", "| 003 | 19x19 | B | B | B live / W kill |",
 		"![game lengths](games-game-lengths.png)", "## Solving L&D problems", "### killall7x7", "### cho19-dev",
-		"(solve-solve-solved-killall7x7.png)"} {
+		"(solve-solve-solved-killall7x7.png)", "## Solving L&D problems: solve-net", "net-ftl evaluator",
+		"(solve-net-solve-solved-killall7x7.png)"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"lifezero/evaluate"
+	"lifezero/neteval"
 	"lifezero/pipelines"
+	"lifezero/train"
 )
 
 type solveParams struct {
@@ -18,6 +20,7 @@ type solveParams struct {
 	Evaluator string `yaml:"evaluator" help:"move ordering: heuristic or uniform"`
 	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
 	Workers   int    `yaml:"workers" help:"problems solved at once (each solve is single-threaded; timings compete for CPUs)"`
+	NetMode   string `yaml:"net_mode" help:"with a network input: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -34,6 +37,9 @@ func (p *solveParams) config() (evaluate.SolveConfig, error) {
 	}
 	if p.Workers <= 0 {
 		return cfg, &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: must be positive", p.Workers)}
+	}
+	if _, err := neteval.ParseMode(p.NetMode); err != nil {
+		return cfg, &pipelines.ParamError{Key: "net_mode", Msg: err.Error()}
 	}
 	if p.Timeout != "" {
 		d, err := time.ParseDuration(p.Timeout)
@@ -54,15 +60,16 @@ func (p *solveParams) config() (evaluate.SolveConfig, error) {
 func solveKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "solve",
-		Doc: "Solves the L&D problems of its inputs (problem directories or .json/.sgf files) by " +
-			"relevance-zone based search and writes a solve-results dataset (per problem: result from the " +
+		Doc: "Solves the L&D problems of its path inputs (problem directories or .json/.sgf files) by " +
+			"relevance-zone based search, ordered by the newest network input (a train stage) when there is " +
+			"one and by the evaluator param otherwise, and writes a solve-results dataset (per problem: result from the " +
 			"living side's view, first move, nodes, seconds, RZ size, TT and table hits, settings, the " +
 			"papers' node counts) with a report section: per problem set a table beside the papers' " +
 			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
 		Version: 1,
 		Params: solveParams{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
-			Evaluator: evaluate.EvaluatorHeuristic, Workers: 1},
-		CheckInputs: pathInputs,
+			Evaluator: evaluate.EvaluatorHeuristic, Workers: 1, NetMode: neteval.FTL.String()},
+		CheckInputs: solveInputs,
 		Run:         runSolve,
 	}
 }
@@ -76,9 +83,15 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	var paths []string
-	for _, in := range env.Inputs {
-		paths = append(paths, in.Path)
+	paths, netIn, err := splitSolveInputs(env.Inputs)
+	if err != nil {
+		return err
+	}
+	if netIn != nil {
+		if err := loadSolveNet(&cfg, netIn, p.NetMode); err != nil {
+			return err
+		}
+		env.Log.Info("searching with a network", "network", netIn.Stage, "mode", p.NetMode)
 	}
 	tasks, err := loadSolveTasks(paths)
 	if err != nil {
@@ -105,4 +118,55 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 	env.Log.Info("problems solved", "solved", solved, "of", len(rows))
 	_, err = evaluate.WriteSolveResults(ctx, env.OutDir, rows, env.Manifest(evaluate.SolveResultsKind, evaluate.SolveResultsSchemaVersion))
 	return err
+}
+
+// solveInputs checks the inputs of a solve stage: at least one problem path,
+// and stage inputs only for networks (checked by kind when the stage runs).
+func solveInputs(inputs []pipelines.Input) error {
+	for _, in := range inputs {
+		if in.Stage == "" {
+			return nil
+		}
+	}
+	return errors.New("no problem path: list problem directories or .json/.sgf files (stage inputs give only the network)")
+}
+
+// splitSolveInputs returns the problem paths and the newest network input
+// (nil when there is none); any other stage input is an error.
+func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn *pipelines.InputRef, err error) {
+	for i, in := range inputs {
+		switch {
+		case in.Stage == "":
+			paths = append(paths, in.Path)
+		case in.Manifest != nil && in.Manifest.Kind == train.NetworkKind:
+			if netIn == nil || in.Order > netIn.Order {
+				netIn = &inputs[i]
+			}
+		default:
+			kind := ""
+			if in.Manifest != nil {
+				kind = in.Manifest.Kind
+			}
+			return nil, nil, fmt.Errorf("input stage:%s is a %q dataset; solve reads problem paths and %q stages", in.Stage, kind, train.NetworkKind)
+		}
+	}
+	return paths, netIn, nil
+}
+
+// loadSolveNet loads the network of dataset in into cfg.
+func loadSolveNet(cfg *evaluate.SolveConfig, in *pipelines.InputRef, modeName string) error {
+	mode, err := neteval.ParseMode(modeName)
+	if err != nil {
+		return err
+	}
+	file, _, err := train.NetworkPath(in.Path)
+	if err != nil {
+		return fmt.Errorf("input stage:%s: %w", in.Stage, err)
+	}
+	ev, err := neteval.Load(file, mode)
+	if err != nil {
+		return fmt.Errorf("input stage:%s: %w", in.Stage, err)
+	}
+	cfg.Net, cfg.NetCheck, cfg.NetName = ev, ev.Check, "net-"+mode.String()
+	return nil
 }
