@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,14 +63,14 @@ func (r *streamRecorder) Insert(pos *game.Position, standing *game.PointSet, zon
 	r.PatternTable.Insert(pos, standing, zone)
 }
 
-// recordStream solves a shared problem with a TR-TS table and records its
-// traffic.
-func recordStream(b *testing.B, dir, id string, budget int) *recordedStream {
-	pr, err := game.LoadProblem(filepath.Join(dir, id+".json"))
+// recordStream solves a shared problem (set/id) with a TR-TS table and
+// records its traffic.
+func recordStream(b *testing.B, set, id string, budget int) *recordedStream {
+	pr, err := game.LoadProblem(filepath.Join(sharedProblemDir(b, set), id+".json"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &recordedStream{name: "killall7x7-" + id, pr: pr}
+	s := &recordedStream{name: set + "-" + id, pr: pr}
 	rec := &streamRecorder{PatternTable: NewTreeTable(pr, TableOptions{}), s: s, index: map[uint64]int32{}}
 	res := Solve(context.Background(), pr, Options{Budget: budget, Table: rec})
 	s.nodes, s.status = res.Nodes, res.Status
@@ -90,9 +92,10 @@ func (s *recordedStream) replay(t *patternStore) {
 
 // BenchmarkRZTLookup replays the table traffic recorded from solving the
 // shared 7x7 kill-all problems 01 and 02 (budget 100,000 nodes; both are
-// solved) and 15 (unsolved within the budget, but the largest table)
-// through
-// the four settings of paper 000's Fig. 4, LR-NT, LR-TS, TR-NT and TR-TS,
+// solved) and 15 (unsolved within the budget, but the largest table), or
+// the problems listed in $LIFEZERO_RZT_PROBLEMS (set/id, comma separated,
+// for example killall7x7/20,cho19-dev/005) at $LIFEZERO_RZT_BUDGET nodes,
+// through the four settings of paper 000's Fig. 4, LR-NT, LR-TS, TR-NT and TR-TS,
 // and TR-TS with symmetric lookups.
 // Per lookup it reports the traversal cost (node visits + entries
 // compared), its parts and the time; per setting the cost exponent
@@ -100,9 +103,24 @@ func (s *recordedStream) replay(t *patternStore) {
 // leaf lists, n: index size). The log holds the TS/NT cost ratios (the
 // paper reports 9.31 for the tree) and the growth samples as JSON.
 func BenchmarkRZTLookup(b *testing.B) {
-	dir := sharedProblemDir(b, "killall7x7")
-	for _, id := range []string{"01", "02", "15"} {
-		s := recordStream(b, dir, id, 100_000)
+	problems := []string{"killall7x7/01", "killall7x7/02", "killall7x7/15"}
+	if env := os.Getenv("LIFEZERO_RZT_PROBLEMS"); env != "" {
+		problems = strings.Split(env, ",")
+	}
+	budget := 100_000
+	if env := os.Getenv("LIFEZERO_RZT_BUDGET"); env != "" {
+		n, err := strconv.Atoi(env)
+		if err != nil || n <= 0 {
+			b.Fatalf("LIFEZERO_RZT_BUDGET=%q: want a positive node count", env)
+		}
+		budget = n
+	}
+	for _, name := range problems {
+		set, id, ok := strings.Cut(strings.TrimSpace(name), "/")
+		if !ok {
+			b.Fatalf("LIFEZERO_RZT_PROBLEMS: %q: want set/id", name)
+		}
+		s := recordStream(b, set, id, budget)
 		lookups := 0
 		for _, op := range s.ops {
 			if op.zone < 0 {
