@@ -9,8 +9,9 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
+
+	"lifezero/internal/atomicfile"
 )
 
 // The weights file, version 1, all integers little-endian:
@@ -40,24 +41,8 @@ func (w *Weights) Save(path string) error {
 	if err != nil {
 		return fmt.Errorf("nn: save %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("nn: save %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("nn: save %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("nn: save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("nn: save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("nn: save %s: %w", path, err)
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return fmt.Errorf("nn: save weights: %w", err)
 	}
 	return nil
 }

@@ -108,9 +108,9 @@ const maxBadSteps = 10
 // settings. On cancellation it saves a checkpoint and returns ctx.Err().
 //
 // A resumed run continues at the saved step with the saved weights
-// (batch-norm statistics included) and draws the same batches as an
-// uninterrupted one; the optimiser's momentum (or Adam's moments) is not
-// saved (nn.Trainer does not expose it) and restarts at zero.
+// (batch-norm statistics included) and optimiser state (momentum, or
+// Adam's moments and step count), and draws the same batches as an
+// uninterrupted one: it ends with the same weights.
 func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("train: network: %w", err)
@@ -125,13 +125,14 @@ func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, 
 	fp := netFingerprint(data, &opts)
 	res := &NetResult{}
 	trainOpts := opts.Train
+	var state *nn.OptimizerState
 	if opts.CheckpointDir != "" {
-		ck, w, err := loadCheckpoint(opts.CheckpointDir, fp)
+		ck, w, st, err := loadCheckpoint(opts.CheckpointDir, fp)
 		if err != nil {
 			return nil, err
 		}
 		if ck != nil {
-			trainOpts.Init = w
+			trainOpts.Init, state = w, st
 			res.Resumed, res.Losses = ck.Step, ck.Losses
 			log.Info("training resumes from checkpoint", "step", ck.Step, "dir", opts.CheckpointDir)
 		}
@@ -139,6 +140,11 @@ func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, 
 	tr, err := nn.NewTrainer(opts.Config, trainOpts)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
+	}
+	if state != nil {
+		if err := tr.SetOptimizerState(state); err != nil {
+			return nil, fmt.Errorf("train: checkpoint in %s: %w", opts.CheckpointDir, err)
+		}
 	}
 	b, err := newBatcher(data, opts.BatchSize, opts.Seed, opts.Augment)
 	if err != nil {
@@ -158,7 +164,7 @@ func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, 
 		if opts.CheckpointDir == "" {
 			return nil
 		}
-		return saveCheckpoint(opts.CheckpointDir, fp, step, tr.Weights(), res.Losses)
+		return saveCheckpoint(opts.CheckpointDir, fp, step, tr.Weights(), tr.OptimizerState(), res.Losses)
 	}
 	var acc LossPoint
 	accN, bad := 0, 0

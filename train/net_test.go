@@ -72,8 +72,7 @@ func TestTrainNetResumesAfterInterruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := netOptions(c)
-	opts.Train.Momentum = 0 // no optimiser state: a resumed run must match exactly
+	opts := netOptions(c) // momentum SGD: the checkpoint must carry the velocity
 	whole, err := TrainNet(context.Background(), data, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lifezero/internal/atomicfile"
@@ -20,9 +21,13 @@ import (
 // atomically (the weights are written first, under a new name).
 const CheckpointFile = "checkpoint.json"
 
+// Version 2 added the optimiser state: a version 1 checkpoint is not
+// resumed (its run restarts), since continuing it with zero momentum would
+// not be the run it was.
 const (
-	ckptPrefix  = "ckpt-"
-	ckptVersion = 1
+	ckptPrefix   = "ckpt-"
+	ckptVersion  = 2
+	ckptStateExt = ".opt"
 )
 
 // checkpoint is the content of CheckpointFile.
@@ -31,6 +36,7 @@ type checkpoint struct {
 	Fingerprint string      `json:"fingerprint"`
 	Step        int         `json:"step"`
 	Weights     string      `json:"weights"`
+	State       string      `json:"optimizer_state"`
 	Losses      []LossPoint `json:"losses"`
 }
 
@@ -54,70 +60,85 @@ func netFingerprint(d *NetData, o *NetOptions) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// saveCheckpoint writes the weights of step, then the index naming them,
-// then removes older weights files.
-func saveCheckpoint(dir, fp string, step int, w *nn.Weights, losses []LossPoint) error {
+// saveCheckpoint writes the weights and optimiser state of step, then the
+// index naming them, then removes older checkpoint files.
+func saveCheckpoint(dir, fp string, step int, w *nn.Weights, state *nn.OptimizerState, losses []LossPoint) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
-	name := fmt.Sprintf("%s%08d.lznn", ckptPrefix, step)
+	base := fmt.Sprintf("%s%08d", ckptPrefix, step)
+	name, stateName := base+".lznn", base+ckptStateExt
 	if err := w.Save(filepath.Join(dir, name)); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
-	data, err := json.MarshalIndent(checkpoint{Version: ckptVersion, Fingerprint: fp, Step: step, Weights: name, Losses: losses}, "", " ")
+	if err := state.Save(filepath.Join(dir, stateName)); err != nil {
+		return fmt.Errorf("train: checkpoint: %w", err)
+	}
+	data, err := json.MarshalIndent(checkpoint{Version: ckptVersion, Fingerprint: fp, Step: step, Weights: name,
+		State: stateName, Losses: losses}, "", " ")
 	if err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, CheckpointFile), data); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
-	return removeCheckpoints(dir, name)
+	return removeCheckpoints(dir, name, stateName)
 }
 
-// loadCheckpoint returns the checkpoint in dir and its weights, or nil when
-// there is none or it belongs to other settings.
-func loadCheckpoint(dir, fp string) (*checkpoint, *nn.Weights, error) {
-	data, err := os.ReadFile(filepath.Join(dir, CheckpointFile))
+// loadCheckpoint returns the checkpoint in dir with its weights and
+// optimiser state, or nil when there is none or it belongs to other
+// settings.
+func loadCheckpoint(dir, fp string) (*checkpoint, *nn.Weights, *nn.OptimizerState, error) {
+	index := filepath.Join(dir, CheckpointFile)
+	data, err := os.ReadFile(index)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("train: checkpoint: %w", err)
+		return nil, nil, nil, fmt.Errorf("train: checkpoint: %w", err)
 	}
 	var ck checkpoint
 	if err := json.Unmarshal(data, &ck); err != nil {
-		return nil, nil, fmt.Errorf("train: checkpoint %s is malformed (delete it to start over): %w", filepath.Join(dir, CheckpointFile), err)
+		return nil, nil, nil, fmt.Errorf("train: checkpoint %s is malformed (delete it to start over): %w", index, err)
 	}
 	if ck.Version != ckptVersion || ck.Fingerprint != fp {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	if !filepath.IsLocal(ck.Weights) {
-		return nil, nil, fmt.Errorf("train: checkpoint %s names weights %q outside its directory", filepath.Join(dir, CheckpointFile), ck.Weights)
+	for _, f := range []struct{ what, name string }{{"weights", ck.Weights}, {"optimizer_state", ck.State}} {
+		if !filepath.IsLocal(f.name) {
+			return nil, nil, nil, fmt.Errorf("train: checkpoint %s: %s %q is not a file in its directory", index, f.what, f.name)
+		}
 	}
 	w, err := nn.Load(filepath.Join(dir, ck.Weights))
 	if err != nil {
-		return nil, nil, fmt.Errorf("train: checkpoint: %w", err)
+		return nil, nil, nil, fmt.Errorf("train: checkpoint: %w", err)
 	}
-	return &ck, w, nil
+	state, err := nn.LoadOptimizerState(filepath.Join(dir, ck.State))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("train: checkpoint: %w", err)
+	}
+	return &ck, w, state, nil
 }
 
-// removeCheckpoints deletes the checkpoint files in dir, keeping the
-// weights file named keep ("" keeps none; CheckpointFile goes too then).
-func removeCheckpoints(dir, keep string) error {
+// removeCheckpoints deletes the checkpoint files in dir (weights and
+// optimiser states), keeping those named in keep (none: CheckpointFile goes
+// too).
+func removeCheckpoints(dir string, keep ...string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if n == keep || !strings.HasPrefix(n, ckptPrefix) || !strings.HasSuffix(n, ".lznn") {
+		ours := strings.HasSuffix(n, ".lznn") || strings.HasSuffix(n, ckptStateExt)
+		if slices.Contains(keep, n) || !strings.HasPrefix(n, ckptPrefix) || !ours {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, n)); err != nil {
 			return fmt.Errorf("train: checkpoint: %w", err)
 		}
 	}
-	if keep == "" {
+	if len(keep) == 0 {
 		if err := os.Remove(filepath.Join(dir, CheckpointFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("train: checkpoint: %w", err)
 		}
@@ -127,4 +148,4 @@ func removeCheckpoints(dir, keep string) error {
 
 // RemoveCheckpoints deletes the checkpoint that TrainNet left in dir, once
 // its result is saved elsewhere.
-func RemoveCheckpoints(dir string) error { return removeCheckpoints(dir, "") }
+func RemoveCheckpoints(dir string) error { return removeCheckpoints(dir) }
