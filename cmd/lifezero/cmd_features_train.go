@@ -30,7 +30,9 @@ type FeatureTrainConfig struct {
 	LearningRate float64 `yaml:"learning_rate" help:"step size (lfr, fbt; 0: lfr 0.005, fbt 0.05)"`
 	RegW         float64 `yaml:"reg_w" help:"L2 regularization of the feature weights (lfr, fbt)"`
 	RegV         float64 `yaml:"reg_v" help:"L2 regularization of the latent factors (lfr, fbt)"`
-	Negatives    int     `yaml:"negatives" help:"lfr: other legal moves paired with the played move per position and epoch (0: all)"`
+	Sampling     string  `yaml:"sampling" help:"lfr: how the other moves paired with the played one are drawn: uniform, softmax (in proportion to exp(score/temperature) under the current model) or warp (uniformly until one scores within 1 of the played move, weighted by the rank that suggests) (empty: uniform)"`
+	Negatives    int     `yaml:"negatives" help:"lfr: other legal moves paired with the played move per position and epoch (0: uniform all, softmax and warp 16)"`
+	Temperature  float64 `yaml:"temperature" help:"lfr, softmax sampling: the scores are divided by it before the softmax (0: 1)"`
 	Optimizer    string  `yaml:"optimizer" help:"fbt: adagrad or sgd (empty: adagrad)"`
 	Tolerance    float64 `yaml:"tolerance" help:"bt: stop once no log-gamma moves more than this in an iteration (0: run every iteration)"`
 	Seed         uint64  `yaml:"seed" help:"seed of the initial factors and the sample order (lfr, fbt)"`
@@ -54,8 +56,12 @@ func (c FeatureTrainConfig) check() error {
 		return &pipelines.ParamError{Key: "learning_rate", Msg: "must not be negative"}
 	case c.RegW < 0 || c.RegV < 0:
 		return &pipelines.ParamError{Key: "reg_w", Msg: "reg_w and reg_v must not be negative"}
+	case c.Sampling != "" && c.Sampling != train.SamplingUniform && c.Sampling != train.SamplingSoftmax && c.Sampling != train.SamplingWARP:
+		return &pipelines.ParamError{Key: "sampling", Msg: fmt.Sprintf("%q: want uniform, softmax or warp", c.Sampling)}
 	case c.Negatives < 0:
 		return &pipelines.ParamError{Key: "negatives", Msg: "must not be negative"}
+	case c.Temperature < 0:
+		return &pipelines.ParamError{Key: "temperature", Msg: "must not be negative"}
 	case c.Optimizer != "" && c.Optimizer != train.OptimizerAdagrad && c.Optimizer != train.OptimizerSGD:
 		return &pipelines.ParamError{Key: "optimizer", Msg: fmt.Sprintf("%q: want adagrad or sgd", c.Optimizer)}
 	case c.Tolerance < 0:
@@ -128,9 +134,10 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.NumFeatures, c.Progress, c.RegW, c.RegV, c.Negatives = n, progress, cfg.RegW, cfg.RegV, cfg.Negatives
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
+		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
 		epochs = c.Epochs
-		settings = fmt.Sprintf("SGD, k %d, learning rate %g, reg_w %g, reg_v %g, negatives %s, %d epochs, seed %d",
-			c.Factors, c.LearningRate, c.RegW, c.RegV, allOr(c.Negatives), c.Epochs, cfg.Seed)
+		settings = fmt.Sprintf("SGD, k %d, learning rate %g, reg_w %g, reg_v %g, %s, %d epochs, seed %d",
+			c.Factors, c.LearningRate, c.RegW, c.RegV, lfrPairs(c), c.Epochs, cfg.Seed)
 		pr.Start(epochs, "lfr epochs")
 		var lfr *train.LFRModel
 		if lfr, err = train.TrainLFR(ctx, src, c, rng); err == nil {
@@ -178,11 +185,25 @@ func orDefaultF(v, def float64) float64 {
 	return v
 }
 
-func allOr(n int) string {
-	if n == 0 {
-		return "all"
+func orDefaultS(v, def string) string {
+	if v == "" {
+		return def
 	}
-	return strconv.Itoa(n)
+	return v
+}
+
+// lfrPairs says how LFR config c pairs moves, for the settings line.
+func lfrPairs(c train.LFRConfig) string {
+	switch c.Sampling {
+	case train.SamplingSoftmax:
+		return fmt.Sprintf("softmax sampling at temperature %g, %d negatives", c.Temperature, orDefault(c.Negatives, train.DefaultHardNegatives))
+	case train.SamplingWARP:
+		return fmt.Sprintf("WARP sampling, %d negatives", orDefault(c.Negatives, train.DefaultHardNegatives))
+	}
+	if c.Negatives == 0 {
+		return "uniform sampling, all negatives"
+	}
+	return fmt.Sprintf("uniform sampling, %d negatives", c.Negatives)
 }
 
 // peakMemory returns the process's peak resident memory (Linux VmHWM), or
@@ -205,7 +226,7 @@ func peakMemory() uint64 {
 }
 
 const featuresTrainSynopsis = "features train --model bt|lfr|fbt --data DATASET[,DATASET] --out WEIGHTS [--epochs N] [--factors K] " +
-	"[--lr X] [--reg-w X] [--reg-v X] [--negatives N] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream]"
+	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream]"
 
 // cmdFeaturesTrain trains a feature model on movecands datasets and writes
 // its weights, and the loss curve as a PNG next to them.
@@ -221,7 +242,9 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.Float64Var(&cfg.LearningRate, "lr", 0, "learning rate of lfr and fbt (0: the model's default)")
 	fs.Float64Var(&cfg.RegW, "reg-w", cfg.RegW, "L2 regularization of the weights (lfr, fbt)")
 	fs.Float64Var(&cfg.RegV, "reg-v", cfg.RegV, "L2 regularization of the factors (lfr, fbt)")
-	fs.IntVar(&cfg.Negatives, "negatives", 0, "lfr: other moves paired with the played one per position (0: all)")
+	fs.StringVar(&cfg.Sampling, "sampling", "", "lfr: how other moves are paired with the played one: uniform, softmax or warp (default uniform)")
+	fs.IntVar(&cfg.Negatives, "negatives", 0, "lfr: other moves paired with the played one per position (0: uniform all, softmax and warp 16)")
+	fs.Float64Var(&cfg.Temperature, "temperature", 0, "lfr, softmax sampling: divides the scores before the softmax (0: 1)")
 	fs.StringVar(&cfg.Optimizer, "optimizer", "", "fbt: adagrad or sgd (default adagrad)")
 	fs.Float64Var(&cfg.Tolerance, "tolerance", cfg.Tolerance, "bt: stop when no log-gamma moves more than this")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial factors and the sample order")

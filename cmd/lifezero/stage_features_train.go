@@ -34,7 +34,8 @@ func featuresTrainKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "features-train",
 		Doc: "Trains a feature model (bt: Bradley-Terry by minorization-maximization, lfr: latent factor " +
-			"ranking, fbt: factorization Bradley-Terry) on movecands datasets with the same feature set. " +
+			"ranking, its pairs drawn uniformly, by softmax or by WARP, fbt: factorization Bradley-Terry) " +
+			"on movecands datasets with the same feature set. " +
 			"Writes model.weights and features.json, and a report section with the loss curve.",
 		Version:     1,
 		Params:      featuresTrainParams{defaultFeatureTrainConfig()},
