@@ -57,9 +57,16 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 	var weights []string
 	for _, model := range []string{"bt", "lfr", "fbt"} {
 		w := filepath.Join(work, model+".weights")
-		code, out, errs := lifezero(t, "features", "train", "--model", model, "--data", trainDir, "--out", w, "--epochs", "2", "--factors", "4")
+		args := []string{"features", "train", "--model", model, "--data", trainDir, "--out", w, "--epochs", "2", "--factors", "4"}
+		if model == "lfr" {
+			args = append(args, "--sampling", "warp")
+		}
+		code, out, errs := lifezero(t, args...)
 		if code != 0 {
 			t.Fatalf("features train %s: exit %d\n%s\n%s", model, code, out, errs)
+		}
+		if model == "lfr" && !strings.Contains(out, "WARP sampling") {
+			t.Errorf("features train lfr --sampling warp does not say it samples by WARP:\n%s", out)
 		}
 		if !strings.Contains(out, "trained "+model+" on 72 positions") || !strings.Contains(out, "2 epochs") {
 			t.Errorf("features train %s:\n%s", model, out)
@@ -137,6 +144,7 @@ func TestMovepredCommandErrors(t *testing.T) {
 		{[]string{"features", "train", "--data", "x", "--out", "y"}, "--model bt|lfr|fbt is required"},
 		{[]string{"features", "train", "--model", "svm", "--data", "x", "--out", "y"}, `"svm": want bt, lfr or fbt`},
 		{[]string{"features", "train", "--model", "bt", "--out", "y"}, "--data DATASET is required"},
+		{[]string{"features", "train", "--model", "lfr", "--sampling", "hard", "--data", "x", "--out", "y"}, `param "sampling": "hard": want uniform, softmax or warp`},
 		{[]string{"features", "frobnicate"}, "want: list, build or train"},
 		{[]string{"movepred", "--data", "x"}, "--model WEIGHTS or --random"},
 		{[]string{"movepred", "--random"}, "--data DATASET is required"},
