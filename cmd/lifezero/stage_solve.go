@@ -139,9 +139,7 @@ func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn *pipel
 		case in.Stage == "":
 			paths = append(paths, in.Path)
 		case in.Manifest != nil && in.Manifest.Kind == train.NetworkKind:
-			if netIn == nil || in.Order > netIn.Order {
-				netIn = &inputs[i]
-			}
+			netIn = newerInput(netIn, &inputs[i])
 		default:
 			kind := ""
 			if in.Manifest != nil {

@@ -93,9 +93,7 @@ func runTrain(ctx context.Context, env *pipelines.Env) error {
 		case selfplay.SamplesKind:
 			samples = append(samples, in)
 		case train.NetworkKind:
-			if netIn == nil || in.Order > netIn.Order {
-				netIn = &env.Inputs[i]
-			}
+			netIn = newerInput(netIn, &env.Inputs[i])
 		default:
 			return fmt.Errorf("input stage:%s is a %q dataset; train reads %q and %q", in.Stage, in.Manifest.Kind,
 				selfplay.SamplesKind, train.NetworkKind)

@@ -39,6 +39,15 @@ func pathInputs(inputs []pipelines.Input) error {
 	return nil
 }
 
+// newerInput returns whichever of cur (nil: none yet) and in comes later in
+// the pipeline's run order: a stage given several networks takes the newest.
+func newerInput(cur, in *pipelines.InputRef) *pipelines.InputRef {
+	if cur == nil || in.Order > cur.Order {
+		return in
+	}
+	return cur
+}
+
 // stageInputs checks that a stage reads other stages' outputs only, at least
 // one.
 func stageInputs(inputs []pipelines.Input) error {
