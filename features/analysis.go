@@ -40,6 +40,8 @@ type analysis struct {
 	lastHead      game.Point // head of the last move's block, or NoPoint
 	koOnBoard     bool
 
+	shapes shapeGrid // the board for shape walks, when the set has shapes
+
 	queue  []game.Point
 	reader ladderReader
 

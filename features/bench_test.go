@@ -1,12 +1,15 @@
 package features
 
 import (
+	"context"
 	"testing"
 )
 
 // BenchmarkExtract19 extracts the features of every legal move (and the
 // pass) of mid-game 19x19 positions from real games (tom9d, moves 50 to
-// 200), and reports candidate moves per second.
+// 200), and reports candidate moves per second: with the built-in set, and
+// with diamonds and shapes learned from the played moves of other games
+// (2005-01, seen at least 3 times), as a trained model's set has them.
 func BenchmarkExtract19(b *testing.B) {
 	all := gameRecords(b, "2010-12.sgf", 20000)
 	var recs []record
@@ -21,16 +24,35 @@ func BenchmarkExtract19(b *testing.B) {
 	if len(recs) == 0 {
 		b.Skip("no mid-game positions in 2010-12.sgf")
 	}
-	e, err := New(DefaultConfig())
+	learned := gameRecords(b, "2005-01.sgf", 20000)
+	diamonds, err := LearnDiamonds(context.Background(), playedMoves(learned), 3)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out Moves
-	moves := 0
-	for i := 0; b.Loop(); i++ {
-		r := recs[i%len(recs)]
-		e.Extract(r.pos, r.history, &out)
-		moves += out.Len()
+	shapes, err := LearnShapes(context.Background(), playedMoves(learned), 3)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+	for _, bc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"builtin", DefaultConfig()},
+		{"learned", Config{Pattern3Liberties: true, Diamonds: diamonds, Shapes: shapes}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			e, err := New(bc.cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out Moves
+			moves := 0
+			for i := 0; b.Loop(); i++ {
+				r := recs[i%len(recs)]
+				e.Extract(r.pos, r.history, &out)
+				moves += out.Len()
+			}
+			b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+		})
+	}
 }

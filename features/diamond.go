@@ -158,14 +158,6 @@ func (ix *diamondIndex) lookup(code uint32) int32 {
 	}
 }
 
-// Sample is one position of training data for LearnDiamonds: the diamond
-// around Move is counted, for the side to move. Move == game.NoPoint counts
-// the diamonds of every legal move instead; a pass counts nothing.
-type Sample struct {
-	Pos  *game.Position
-	Move game.Point
-}
-
 // LearnDiamonds counts the canonical diamonds of the samples and returns
 // those seen at least minCount times, most frequent first (ties by code):
 // the vocabulary for Config.Diamonds. Counting played moves (Coulom's
@@ -176,43 +168,14 @@ func LearnDiamonds(ctx context.Context, samples iter.Seq2[Sample, error], minCou
 		return nil, fmt.Errorf("features: LearnDiamonds: minCount %d must be at least 1", minCount)
 	}
 	canon := newDiamondCanon()
-	geos := make(map[int]*geometry)
 	counts := make(map[uint32]int64)
-	var legal []game.Point
-	n := 0
-	for s, err := range samples {
-		if err != nil {
-			return nil, fmt.Errorf("features: LearnDiamonds: sample %d: %w", n, err)
-		}
-		n++
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("features: LearnDiamonds: stopped after %d samples: %w", n, err)
-			}
-		}
-		if s.Pos == nil {
-			return nil, fmt.Errorf("features: LearnDiamonds: sample %d has no position", n-1)
-		}
-		size := s.Pos.Size()
-		g := geos[size]
-		if g == nil {
-			g = newGeometry(size)
-			geos[size] = g
-		}
-		moves := []game.Point{s.Move}
-		switch {
-		case s.Move == game.NoPoint:
-			legal = s.Pos.LegalMoves(legal[:0], nil)
-			moves = legal
-		case s.Move == game.Pass:
-			continue
-		case !s.Pos.OnBoard(s.Move) || s.Pos.At(s.Move) != game.Empty:
-			return nil, fmt.Errorf("features: LearnDiamonds: sample %d: move %s is not an empty point", n-1, s.Pos.PointString(s.Move))
-		}
-		c := s.Pos.ToMove()
+	err := forEachSample(ctx, samples, "LearnDiamonds", func(g *geometry, pos *game.Position, moves []game.Point) {
 		for _, m := range moves {
-			counts[canon.canonical(diamondCode(g, &s.Pos.Board, m, c))]++
+			counts[canon.canonical(diamondCode(g, &pos.Board, m, pos.ToMove()))]++
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	var vocab []DiamondCount
 	for code, k := range counts {

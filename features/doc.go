@@ -48,10 +48,14 @@
 // symmetries ("pat3x3:<canonical code in hex>", dense ids assigned by
 // increasing canonical code when the Extractor is built; with
 // Config.Pattern3Liberties the orthogonal neighbours carry their block's
-// liberty bucket 1, 2, 3+), and last the diamonds: the 12 points within
+// liberty bucket 1, 2, 3+), then the diamonds: the 12 points within
 // Manhattan distance 2, canonical under the symmetries, kept only when
 // frequent in training data (LearnDiamonds), in vocabulary order
-// ("diamond:<canonical code in hex>"). The pass gets only pass and phase.
+// ("diamond:<canonical code in hex>"), and last the large shape patterns of
+// Stern et al. and Coulom: for sizes 5 to 14, all points at distance
+// dx+dy+max(dx,dy) <= size, learned the same way (LearnShapes), of which a
+// move gets the largest it matches ("shape:<size>:<hash in hex>"). The pass
+// gets only pass and phase.
 //
 // Tactical features read ladders for real: the attacker keeps ataring, the
 // defender extends or captures an attacker block in atari, until the
@@ -60,5 +64,5 @@
 // counts as an escape.
 //
 // A feature set is saved as JSON (Save, Load; format in file.go): the
-// configuration and the diamond vocabulary with counts.
+// configuration and the diamond and shape vocabularies with counts.
 package features

@@ -15,6 +15,9 @@ type Config struct {
 	// Diamonds is the diamond vocabulary (see LearnDiamonds): canonical
 	// codes, in the order of their ids. Nil means no diamond features.
 	Diamonds []DiamondCount
+	// Shapes is the vocabulary of large nested shape patterns (see
+	// LearnShapes). Nil means no shape features.
+	Shapes []ShapeCount
 }
 
 // DefaultConfig returns the configuration used when none is given: 3x3
@@ -51,6 +54,7 @@ type Extractor struct {
 	pat3     *pat3Table
 	canon    *diamondCanon
 	diamonds *diamondIndex
+	shapes   *shapeTable
 	names    []string
 	groups   []Group
 	groupOf  []int16
@@ -81,6 +85,12 @@ func New(cfg Config) (*Extractor, error) {
 		codes[i] = d.Code
 	}
 	e.diamonds = newDiamondIndex(codes)
+	cfg.Shapes = append([]ShapeCount(nil), cfg.Shapes...)
+	e.cfg.Shapes = cfg.Shapes
+	var err error
+	if e.shapes, err = newShapeTable(cfg.Shapes); err != nil {
+		return nil, fmt.Errorf("features: %w", err)
+	}
 	e.buildNames()
 	return e, nil
 }
@@ -89,6 +99,7 @@ func New(cfg Config) (*Extractor, error) {
 func (e *Extractor) Config() Config {
 	c := e.cfg
 	c.Diamonds = append([]DiamondCount(nil), c.Diamonds...)
+	c.Shapes = append([]ShapeCount(nil), c.Shapes...)
 	return c
 }
 
@@ -97,6 +108,7 @@ func (e *Extractor) NumFeatures() int { return len(e.names) }
 
 func (e *Extractor) pat3Base() int32    { return numFixed }
 func (e *Extractor) diamondBase() int32 { return numFixed + int32(len(e.pat3.codes)) }
+func (e *Extractor) shapeBase() int32   { return e.diamondBase() + int32(len(e.cfg.Diamonds)) }
 
 func (e *Extractor) buildNames() {
 	for _, g := range fixedGroups() {
@@ -106,6 +118,8 @@ func (e *Extractor) buildNames() {
 		func(i int) string { return fmt.Sprintf("%05x", e.pat3.codes[i]) })
 	e.addGroup("diamond", "diamond of the 12 points within Manhattan distance 2, canonical code in hex, from the learned vocabulary", len(e.cfg.Diamonds),
 		func(i int) string { return fmt.Sprintf("%06x", e.cfg.Diamonds[i].Code) })
+	e.addGroup("shape", "the largest nested shape pattern of the learned vocabulary around the move: all points at distance dx+dy+max(dx,dy) <= size (5..14), canonical under the 8 symmetries, colours relative to the side to move; the name is the size and the pattern's hash in hex", len(e.cfg.Shapes),
+		func(i int) string { return fmt.Sprintf("%d:%015x", e.cfg.Shapes[i].Size, e.shapes.hashes[i]) })
 	e.byName = make(map[string]int32, len(e.names))
 	for i, n := range e.names {
 		e.byName[n] = int32(i)
@@ -156,6 +170,8 @@ func (e *Extractor) Describe(id int32) string {
 	switch g := e.GroupOf(id); {
 	case g < 0:
 		return ""
+	case id >= e.shapeBase():
+		return describeShape(e.cfg.Shapes[id-e.shapeBase()])
 	case id >= e.diamondBase():
 		return describeDiamond(e.cfg.Diamonds[id-e.diamondBase()].Code)
 	case id >= e.pat3Base():
@@ -226,6 +242,9 @@ func (e *Extractor) ExtractMoves(pos *game.Position, h History, moves []game.Poi
 func (e *Extractor) extract(pos *game.Position, h History, out *Moves) {
 	a := &out.a
 	a.reset(e.geos[pos.Size()], pos, h)
+	if len(e.cfg.Shapes) > 0 {
+		a.shapes.fill(&pos.Board, a.me)
+	}
 	out.start, out.ids = out.start[:0], out.ids[:0]
 	phase := idPhase + int32(min(pos.MoveNumber()/phaseLength, numPhases-1))
 	for _, m := range out.points {
@@ -283,6 +302,11 @@ func (e *Extractor) appendMove(a *analysis, nb *neighbourhood, m game.Point, pha
 		code := e.canon.canonical(diamondCode(g, &a.pos.Board, m, a.me))
 		if id := e.diamonds.lookup(code); id >= 0 {
 			ids = append(ids, e.diamondBase()+id)
+		}
+	}
+	if len(e.cfg.Shapes) > 0 {
+		if id := e.shapes.id(&a.shapes, a.shapes.at(g, m)); id >= 0 {
+			ids = append(ids, e.shapeBase()+id)
 		}
 	}
 	return ids

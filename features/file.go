@@ -15,8 +15,12 @@ import (
 //	  "version": 1,
 //	  "pattern3_liberties": true,
 //	  "num_features": 27314,
-//	  "diamonds": [{"code": 5, "count": 1234}, ...]
+//	  "diamonds": [{"code": 5, "count": 1234}, ...],
+//	  "shapes": [{"size": 5, "pattern": "X..O....#...", "count": 99}, ...]
 //	}
+//
+// "shapes" is left out when there are none, so files without shapes read
+// as before.
 //
 // The configuration is all that is stored: the fixed groups and the 3x3
 // table are rebuilt from it, and num_features guards against a file written
@@ -32,6 +36,7 @@ type fileData struct {
 	Pattern3Liberties bool           `json:"pattern3_liberties"`
 	NumFeatures       int            `json:"num_features"`
 	Diamonds          []DiamondCount `json:"diamonds"`
+	Shapes            []ShapeCount   `json:"shapes,omitempty"`
 }
 
 // WriteJSON writes the feature set in the file format above.
@@ -42,6 +47,7 @@ func (e *Extractor) WriteJSON(w io.Writer) error {
 		Pattern3Liberties: e.cfg.Pattern3Liberties,
 		NumFeatures:       e.NumFeatures(),
 		Diamonds:          e.cfg.Diamonds,
+		Shapes:            e.cfg.Shapes,
 	}
 	if data.Diamonds == nil {
 		data.Diamonds = []DiamondCount{}
@@ -68,7 +74,7 @@ func ReadJSON(r io.Reader) (*Extractor, error) {
 	if data.Version != fileVersion {
 		return nil, fmt.Errorf("features: reading feature set: version %d, this program reads version %d", data.Version, fileVersion)
 	}
-	e, err := New(Config{Pattern3Liberties: data.Pattern3Liberties, Diamonds: data.Diamonds})
+	e, err := New(Config{Pattern3Liberties: data.Pattern3Liberties, Diamonds: data.Diamonds, Shapes: data.Shapes})
 	if err != nil {
 		return nil, fmt.Errorf("features: reading feature set: %w", err)
 	}

@@ -59,14 +59,7 @@ func TestSymmetryInvarianceRealGames(t *testing.T) {
 
 func checkSymmetry(t *testing.T, recs []record) {
 	t.Helper()
-	vocab, err := LearnDiamonds(context.Background(), allMoves(recs), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(Config{Pattern3Liberties: true, Diamonds: vocab})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := extractorLearnedFrom(t, recs)
 	var base, img Moves
 	for ri, r := range recs {
 		e.Extract(r.pos, r.history, &base)
@@ -95,14 +88,7 @@ func checkSymmetry(t *testing.T, recs []record) {
 func TestColourSwapInvariance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	recs := randomRecords(t, 13, 12)
-	vocab, err := LearnDiamonds(context.Background(), allMoves(recs), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(Config{Pattern3Liberties: true, Diamonds: vocab})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := extractorLearnedFrom(t, recs)
 	var a, b Moves
 	for trial := range 12 {
 		size := []int{9, 13, 19}[trial%3]
@@ -121,6 +107,26 @@ func TestColourSwapInvariance(t *testing.T) {
 			}
 		}
 	}
+}
+
+// extractorLearnedFrom learns diamonds and shapes from every legal move of
+// recs, keeping all (minimum count 1), so that every move has a diamond
+// and a shape feature.
+func extractorLearnedFrom(t *testing.T, recs []record) *Extractor {
+	t.Helper()
+	diamonds, err := LearnDiamonds(context.Background(), allMoves(recs), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes, err := LearnShapes(context.Background(), allMoves(recs), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Config{Pattern3Liberties: true, Diamonds: diamonds, Shapes: shapes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 func featuresAt(m *Moves, i int) []int32 {

@@ -25,6 +25,10 @@ type Options struct {
 	// training data only and reuse the resulting set (stored in the
 	// manifest, see FeatureSet) for validation data.
 	LearnDiamonds int64
+	// LearnShapes, when > 0, learns a vocabulary of large shape patterns
+	// the same way (features.LearnShapes: shapes seen at least this many
+	// times), for a feature set that has none yet.
+	LearnShapes int64
 	// Dates keeps the games dated inside this range (see datasets.DateRange).
 	Dates datasets.DateRange
 	// MaxGames samples this many of the games in range, uniformly without
@@ -66,11 +70,13 @@ func (o *Options) check() error {
 	switch {
 	case o.Features == nil:
 		return errors.New("movecands: no feature set given")
-	case o.MaxGames < 0 || o.PositionsPerGame < 0 || o.Workers < 0 || o.RowsPerFile < 0 || o.LearnDiamonds < 0:
-		return fmt.Errorf("movecands: MaxGames %d, PositionsPerGame %d, Workers %d, RowsPerFile %d and LearnDiamonds %d must not be negative",
-			o.MaxGames, o.PositionsPerGame, o.Workers, o.RowsPerFile, o.LearnDiamonds)
+	case o.MaxGames < 0 || o.PositionsPerGame < 0 || o.Workers < 0 || o.RowsPerFile < 0 || o.LearnDiamonds < 0 || o.LearnShapes < 0:
+		return fmt.Errorf("movecands: MaxGames %d, PositionsPerGame %d, Workers %d, RowsPerFile %d, LearnDiamonds %d and LearnShapes %d must not be negative",
+			o.MaxGames, o.PositionsPerGame, o.Workers, o.RowsPerFile, o.LearnDiamonds, o.LearnShapes)
 	case o.LearnDiamonds > 0 && len(o.Features.Config().Diamonds) > 0:
 		return errors.New("movecands: LearnDiamonds is set but the feature set already has diamonds")
+	case o.LearnShapes > 0 && len(o.Features.Config().Shapes) > 0:
+		return errors.New("movecands: LearnShapes is set but the feature set already has shapes")
 	}
 	return o.Dates.Check()
 }
@@ -95,8 +101,8 @@ func Build(ctx context.Context, gameDirs []string, outDir string, opt Options) (
 	if err != nil {
 		return nil, err
 	}
-	if opt.LearnDiamonds > 0 {
-		if opt.Features, err = learnDiamonds(ctx, games, opt.Features, opt.LearnDiamonds); err != nil {
+	if opt.LearnDiamonds > 0 || opt.LearnShapes > 0 {
+		if opt.Features, err = learnPatterns(ctx, games, opt.Features, opt.LearnDiamonds, opt.LearnShapes); err != nil {
 			return nil, err
 		}
 	}
@@ -106,6 +112,7 @@ func Build(ctx context.Context, gameDirs []string, outDir string, opt Options) (
 	}
 	sum.NumFeatures = opt.Features.NumFeatures()
 	sum.Diamonds = len(opt.Features.Config().Diamonds)
+	sum.Shapes = len(opt.Features.Config().Shapes)
 	if opt.InputHash == "" {
 		opt.InputHash = inputHash(opt, set, inputs)
 	}
@@ -164,9 +171,10 @@ func selectGames(ctx context.Context, dirs []string, opt Options, sum *Summary) 
 	return games, manifests, nil
 }
 
-// learnDiamonds learns a diamond vocabulary from the played moves of games
-// and returns the feature set extended with it.
-func learnDiamonds(ctx context.Context, games []datasets.Game, e *features.Extractor, minCount int64) (*features.Extractor, error) {
+// learnPatterns learns the diamond and shape vocabularies (those whose
+// minimum count is > 0) from the played moves of games and returns the
+// feature set extended with them.
+func learnPatterns(ctx context.Context, games []datasets.Game, e *features.Extractor, minDiamonds, minShapes int64) (*features.Extractor, error) {
 	samples := func(yield func(features.Sample, error) bool) {
 		stop := errors.New("stop")
 		for i := range games {
@@ -185,12 +193,18 @@ func learnDiamonds(ctx context.Context, games []datasets.Game, e *features.Extra
 			}
 		}
 	}
-	vocab, err := features.LearnDiamonds(ctx, samples, minCount)
-	if err != nil {
-		return nil, fmt.Errorf("movecands: %w", err)
-	}
 	cfg := e.Config()
-	cfg.Diamonds = vocab
+	var err error
+	if minDiamonds > 0 {
+		if cfg.Diamonds, err = features.LearnDiamonds(ctx, samples, minDiamonds); err != nil {
+			return nil, fmt.Errorf("movecands: %w", err)
+		}
+	}
+	if minShapes > 0 {
+		if cfg.Shapes, err = features.LearnShapes(ctx, samples, minShapes); err != nil {
+			return nil, fmt.Errorf("movecands: %w", err)
+		}
+	}
 	out, err := features.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("movecands: %w", err)

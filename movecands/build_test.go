@@ -198,11 +198,11 @@ func TestBuildCountsSkippedGames(t *testing.T) {
 	}
 }
 
-func TestBuildLearnsDiamonds(t *testing.T) {
+func TestBuildLearnsPatterns(t *testing.T) {
 	dir := writeGamesDataset(t, syntheticGames(t, 6))
 	out := filepath.Join(t.TempDir(), "cands")
 	e := defaultExtractor(t)
-	m, err := Build(context.Background(), []string{dir}, out, Options{Features: e, LearnDiamonds: 2, PositionsPerGame: 3})
+	m, err := Build(context.Background(), []string{dir}, out, Options{Features: e, LearnDiamonds: 2, LearnShapes: 2, PositionsPerGame: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,23 +210,34 @@ func TestBuildLearnsDiamonds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nd := len(set.Config().Diamonds)
-	if nd == 0 || set.NumFeatures() != e.NumFeatures()+nd {
-		t.Fatalf("learned %d diamonds, %d features (%d without)", nd, set.NumFeatures(), e.NumFeatures())
+	nd, ns := len(set.Config().Diamonds), len(set.Config().Shapes)
+	if nd == 0 || ns == 0 || set.NumFeatures() != e.NumFeatures()+nd+ns {
+		t.Fatalf("learned %d diamonds and %d shapes, %d features (%d without)", nd, ns, set.NumFeatures(), e.NumFeatures())
+	}
+	if s, err := SummaryOf(m); err != nil || s.Diamonds != nd || s.Shapes != ns {
+		t.Errorf("summary %+v, %v: want %d diamonds and %d shapes", s, err, nd, ns)
 	}
 	rows, _ := readRows(t, out)
-	first := int32(e.NumFeatures())
-	withDiamond := 0
+	firstDiamond, firstShape := int32(e.NumFeatures()), int32(e.NumFeatures()+nd)
+	withDiamond, withShape := 0, 0
 	for _, r := range rows {
-		if ids := r.Features[r.Played]; len(ids) > 0 && ids[len(ids)-1] >= first {
-			withDiamond++
+		for _, id := range r.Features[r.Played] {
+			switch {
+			case id >= firstShape:
+				withShape++
+			case id >= firstDiamond:
+				withDiamond++
+			}
 		}
 	}
-	if withDiamond == 0 {
-		t.Error("no played move has a learned diamond feature")
+	if withDiamond == 0 || withShape == 0 {
+		t.Errorf("played moves with a learned diamond: %d, with a learned shape: %d; want some of each", withDiamond, withShape)
 	}
-	if _, err := Build(context.Background(), []string{dir}, filepath.Join(t.TempDir(), "x"), Options{Features: set, LearnDiamonds: 2}); err == nil {
-		t.Error("learning diamonds on a set that has them: no error")
+	for _, o := range []Options{{Features: set, LearnDiamonds: 2}, {Features: set, LearnShapes: 2}, {Features: e, LearnShapes: -1}} {
+		if _, err := Build(context.Background(), []string{dir}, filepath.Join(t.TempDir(), "x"), o); err == nil {
+			t.Errorf("diamonds %d, shapes %d on a set with %d and %d: no error", o.LearnDiamonds, o.LearnShapes,
+				len(o.Features.Config().Diamonds), len(o.Features.Config().Shapes))
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ const (
 	metaCandidates     = "candidates"
 	metaNumFeatures    = "num_features"
 	metaDiamonds       = "diamonds"
+	metaShapes         = "shapes"
 	metaFromDate       = "from_date"
 	metaToDate         = "to_date"
 	metaMaxGames       = "max_games"
@@ -50,6 +51,7 @@ type Summary struct {
 
 	NumFeatures int // ids of the feature set
 	Diamonds    int // diamonds in its vocabulary
+	Shapes      int // shapes in its vocabulary
 
 	Dates            datasets.DateRange
 	MaxGames         int
@@ -75,6 +77,7 @@ func (s Summary) meta() map[string]string {
 		metaCandidates:   strconv.FormatInt(s.Candidates, 10),
 		metaNumFeatures:  strconv.Itoa(s.NumFeatures),
 		metaDiamonds:     strconv.Itoa(s.Diamonds),
+		metaShapes:       strconv.Itoa(s.Shapes),
 		metaFromDate:     s.Dates.From,
 		metaToDate:       s.Dates.To,
 		metaMaxGames:     strconv.Itoa(s.MaxGames),
@@ -104,7 +107,7 @@ func SummaryOf(m *datasets.Manifest) (Summary, error) {
 		s.Inputs = strings.Split(in, "\n")
 	}
 	ints := map[string]*int{metaGamesRead: &s.GamesRead, metaGamesInRange: &s.InRange, metaGamesSampled: &s.Sampled,
-		metaGamesUsed: &s.Used, metaNumFeatures: &s.NumFeatures, metaDiamonds: &s.Diamonds,
+		metaGamesUsed: &s.Used, metaNumFeatures: &s.NumFeatures, metaDiamonds: &s.Diamonds, metaShapes: &s.Shapes,
 		metaMaxGames: &s.MaxGames, metaPerGame: &s.PositionsPerGame}
 	int64s := map[string]*int64{metaPositions: &s.Positions, metaCandidates: &s.Candidates}
 	for k, v := range m.Meta {
@@ -161,7 +164,7 @@ func FeatureSet(m *datasets.Manifest) (*features.Extractor, error) {
 }
 
 // featureSetJSON is the feature set as one line of JSON (a vocabulary of
-// thousands of diamonds stays compact in the manifest).
+// thousands of diamonds and shapes stays compact in the manifest).
 func featureSetJSON(e *features.Extractor) (string, error) {
 	var buf, compact bytes.Buffer
 	if err := e.WriteJSON(&buf); err != nil {

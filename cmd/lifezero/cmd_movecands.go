@@ -17,7 +17,7 @@ import (
 )
 
 const featuresBuildSynopsis = "features build --out DIR [--from DATE] [--to DATE] [--max-games N] [--positions-per-game K] [--seed S] " +
-	"[--features FILE|DATASET] [--learn-diamonds MIN] [--no-libs] [--workers N] INPUT..."
+	"[--features FILE|DATASET] [--learn-diamonds MIN] [--learn-shapes MIN] [--no-libs] [--workers N] INPUT..."
 
 // cmdFeaturesBuild builds a movecands dataset (the candidate moves of sampled
 // positions with their features) from games datasets or SGF files.
@@ -31,6 +31,7 @@ func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 	seed := fs.Uint64("seed", 1, "`seed` of the sampling")
 	setPath := fs.String("features", "", "feature set: a JSON `file`, or a movecands dataset whose set to reuse (default: the built-in set)")
 	learn := fs.Int64("learn-diamonds", 0, "learn diamonds seen at least `MIN` times in the played moves of the sampled games (0: none)")
+	learnShapes := fs.Int64("learn-shapes", 0, "learn large shape patterns (sizes 5-14) seen at least `MIN` times in the played moves of the sampled games (0: none)")
 	noLibs := fs.Bool("no-libs", false, "built-in set: 3x3 patterns without the liberties of adjacent blocks")
 	workers := fs.Int("workers", 0, "games replayed in parallel (0: one per CPU)")
 	inputs, err := parseArgs(fs, args)
@@ -60,7 +61,7 @@ func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	skipped := 0
 	m, err := movecands.Build(ctx, gameDirs, *out, movecands.Options{
-		Features: e, LearnDiamonds: *learn, Dates: dates, MaxGames: *maxGames, PositionsPerGame: *perGame,
+		Features: e, LearnDiamonds: *learn, LearnShapes: *learnShapes, Dates: dates, MaxGames: *maxGames, PositionsPerGame: *perGame,
 		Seed: *seed, Workers: *workers, Stage: "features-build",
 		Progress: bytesProgress(pr, "games"),
 		OnSkip: func(s movecands.SkippedGame) {
@@ -82,8 +83,8 @@ func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 }
 
 func printBuildSummary(w io.Writer, s movecands.Summary, dir string) {
-	fmt.Fprintf(w, "built %d positions (%d candidate moves, %d feature ids, %d diamonds) from %d of %d sampled games into %s\n",
-		s.Positions, s.Candidates, s.NumFeatures, s.Diamonds, s.Used, s.Sampled, dir)
+	fmt.Fprintf(w, "built %d positions (%d candidate moves, %d feature ids, %d diamonds, %d shapes) from %d of %d sampled games into %s\n",
+		s.Positions, s.Candidates, s.NumFeatures, s.Diamonds, s.Shapes, s.Used, s.Sampled, dir)
 	fmt.Fprintf(w, "  %d games read, %d distinct in range %s\n", s.GamesRead, s.InRange, s.Dates)
 	for _, r := range movecands.Reasons(s.OutOfRange) {
 		fmt.Fprintf(w, "  out of range %d: %s\n", s.OutOfRange[r], r)

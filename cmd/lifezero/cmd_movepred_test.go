@@ -33,7 +33,7 @@ func buildSampleCands(t *testing.T, dir, month string, extra ...string) {
 func TestFeaturesBuildTrainMovepred(t *testing.T) {
 	work := t.TempDir()
 	trainDir, validDir := filepath.Join(work, "train"), filepath.Join(work, "valid")
-	buildSampleCands(t, trainDir, "2009-12", "--learn-diamonds", "3")
+	buildSampleCands(t, trainDir, "2009-12", "--learn-diamonds", "3", "--learn-shapes", "3")
 	buildSampleCands(t, validDir, "2010-01", "--features", trainDir)
 	for _, c := range []struct{ dir, prefix string }{{trainDir, "2009-12-"}, {validDir, "2010-01-"}} {
 		_, err := datasets.ForEachMoveCands(context.Background(), c.dir, func(r *datasets.MoveCands) error {
@@ -50,8 +50,8 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the validation data must share the training feature set: %v", err)
 	}
-	if len(d.Features().Config().Diamonds) == 0 {
-		t.Error("no diamonds learned")
+	if cfg := d.Features().Config(); len(cfg.Diamonds) == 0 || len(cfg.Shapes) == 0 {
+		t.Errorf("learned %d diamonds and %d shapes; want some of each", len(cfg.Diamonds), len(cfg.Shapes))
 	}
 
 	var weights []string
@@ -172,7 +172,7 @@ stages:
   train:
     kind: movecands
     inputs: [stage:games]
-    params: {from_date: "2009", to_date: "2009", max_games: 10, positions_per_game: 5, learn_diamonds: 3}
+    params: {from_date: "2009", to_date: "2009", max_games: 10, positions_per_game: 5, learn_diamonds: 3, learn_shapes: 3}
   valid:
     kind: movecands
     inputs: [stage:games, stage:train]

@@ -20,6 +20,7 @@ type moveCandsParams struct {
 	PositionsPerGame  int    `yaml:"positions_per_game" help:"sample this many positions of each game, uniformly (0: all)"`
 	Seed              uint64 `yaml:"seed" help:"seed of the sampling"`
 	LearnDiamonds     int64  `yaml:"learn_diamonds" help:"learn the diamonds seen at least this often in the played moves of the sampled games (0: no diamonds); not with a feature-set input"`
+	LearnShapes       int64  `yaml:"learn_shapes" help:"learn the large shape patterns (sizes 5-14) seen at least this often in the played moves of the sampled games (0: no shapes); not with a feature-set input"`
 	Pattern3Liberties bool   `yaml:"pattern3_liberties" help:"3x3 patterns carry the liberties (1, 2, 3+) of adjacent blocks; not with a feature-set input"`
 	RowsPerFile       int64  `yaml:"rows_per_file" help:"positions per Arrow file (0: 10000)"`
 }
@@ -33,7 +34,7 @@ func (p *moveCandsParams) Validate() error {
 		key string
 		v   int64
 	}{{"max_games", int64(p.MaxGames)}, {"positions_per_game", int64(p.PositionsPerGame)},
-		{"learn_diamonds", p.LearnDiamonds}, {"rows_per_file", p.RowsPerFile}} {
+		{"learn_diamonds", p.LearnDiamonds}, {"learn_shapes", p.LearnShapes}, {"rows_per_file", p.RowsPerFile}} {
 		if c.v < 0 {
 			return &pipelines.ParamError{Key: c.key, Msg: "must not be negative"}
 		}
@@ -47,7 +48,7 @@ func moveCandsKind() pipelines.Kind {
 		Doc: "Samples positions of games datasets (a date range, max_games games, positions_per_game " +
 			"positions each) and writes a movecands dataset: per position every legal move and the pass " +
 			"with its active feature ids, the move played, game id, move number and date. The feature set is " +
-			"the built-in one (plus learned diamonds), or that of a movecands input (so validation data " +
+			"the built-in one (plus learned diamonds and shapes), or that of a movecands input (so validation data " +
 			"shares the training data's ids) or of a features .json input. Games that cannot be replayed " +
 			"(handicap, illegal or out-of-turn moves) are skipped and counted in the report section.",
 		Version:     1,
@@ -100,12 +101,12 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 		if set, err = features.New(features.Config{Pattern3Liberties: p.Pattern3Liberties}); err != nil {
 			return err
 		}
-	} else if p.LearnDiamonds > 0 || !p.Pattern3Liberties {
-		return fmt.Errorf("learn_diamonds and pattern3_liberties shape a new feature set; with a feature-set input leave them at their defaults")
+	} else if p.LearnDiamonds > 0 || p.LearnShapes > 0 || !p.Pattern3Liberties {
+		return fmt.Errorf("learn_diamonds, learn_shapes and pattern3_liberties shape a new feature set; with a feature-set input leave them at their defaults")
 	}
 	skipped := 0
 	m, err := movecands.Build(ctx, gameDirs, env.OutDir, movecands.Options{
-		Features: set, LearnDiamonds: p.LearnDiamonds, Dates: datasets.DateRange{From: p.FromDate, To: p.ToDate},
+		Features: set, LearnDiamonds: p.LearnDiamonds, LearnShapes: p.LearnShapes, Dates: datasets.DateRange{From: p.FromDate, To: p.ToDate},
 		MaxGames: p.MaxGames, PositionsPerGame: p.PositionsPerGame, Seed: p.Seed, RowsPerFile: p.RowsPerFile,
 		Stage: env.Stage,
 		// Not the stage's hash yet: the output is done once its report
