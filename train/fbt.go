@@ -58,10 +58,12 @@ type FBTConfig struct {
 	Progress Progress `json:"-" yaml:"-"`
 }
 
-// DefaultFBTConfig returns the configuration TrainFBT is meant to run with.
+// DefaultFBTConfig returns the configuration TrainFBT is meant to run with:
+// Adagrad at 0.1 for 2 epochs, chosen on a hold-out of 100,000 tom9d
+// training positions (docs/results/movepred.md); more epochs overfit there.
 func DefaultFBTConfig() FBTConfig {
 	return FBTConfig{
-		Factors: 8, Epochs: 10, LearningRate: 0.05, RegW: 1e-4, RegV: 1e-3, InitStd: 0.05,
+		Factors: 8, Epochs: 2, LearningRate: 0.1, RegW: 1e-4, RegV: 1e-3, InitStd: 0.05,
 		Optimizer: OptimizerAdagrad, ShuffleBuffer: 4096,
 	}
 }

@@ -64,11 +64,15 @@ type LFRConfig struct {
 	Progress Progress `json:"-" yaml:"-"`
 }
 
-// DefaultLFRConfig returns the configuration TrainLFR is meant to run with.
+// DefaultLFRConfig returns the configuration TrainLFR is meant to run with:
+// WARP pairs at learning rate 0.0005 for 10 epochs, the setting chosen on a
+// hold-out of 100,000 tom9d training positions (docs/results/movepred.md:
+// 8 points top-1 above the paper's uniform pairs). An empty Sampling, as in
+// configs written before the field existed, still means uniform.
 func DefaultLFRConfig() LFRConfig {
 	return LFRConfig{
-		Factors: 8, Epochs: 10, LearningRate: 0.005, RegW: 1e-4, RegV: 1e-3, InitStd: 0.05,
-		Sampling: SamplingUniform, ShuffleBuffer: 4096,
+		Factors: 8, Epochs: 10, LearningRate: 0.0005, RegW: 1e-4, RegV: 1e-3, InitStd: 0.05,
+		Sampling: SamplingWARP, ShuffleBuffer: 4096,
 	}
 }
 

@@ -25,12 +25,12 @@ import (
 // package's defaults.
 type FeatureTrainConfig struct {
 	Model        string  `yaml:"model" help:"the model: bt (Bradley-Terry by MM), lfr (latent factor ranking) or fbt (factorization Bradley-Terry)"`
-	Epochs       int     `yaml:"epochs" help:"passes over the data; bt: MM iterations (0: the model's default, bt 200 with tolerance, lfr and fbt 10)"`
+	Epochs       int     `yaml:"epochs" help:"passes over the data; bt: MM iterations (0: the model's default, bt 200 with tolerance, lfr 10, fbt 2)"`
 	Factors      int     `yaml:"factors" help:"latent factors per feature, k (lfr, fbt; 0: 8)"`
-	LearningRate float64 `yaml:"learning_rate" help:"step size (lfr, fbt; 0: lfr 0.005, fbt 0.05)"`
+	LearningRate float64 `yaml:"learning_rate" help:"step size (lfr, fbt; 0: lfr 0.0005, fbt 0.1)"`
 	RegW         float64 `yaml:"reg_w" help:"L2 regularization of the feature weights (lfr, fbt)"`
 	RegV         float64 `yaml:"reg_v" help:"L2 regularization of the latent factors (lfr, fbt)"`
-	Sampling     string  `yaml:"sampling" help:"lfr: how the other moves paired with the played one are drawn: uniform, softmax (in proportion to exp(score/temperature) under the current model) or warp (uniformly until one scores within 1 of the played move, weighted by the rank that suggests) (empty: uniform)"`
+	Sampling     string  `yaml:"sampling" help:"lfr: how the other moves paired with the played one are drawn: uniform, softmax (in proportion to exp(score/temperature) under the current model) or warp (uniformly until one scores within 1 of the played move, weighted by the rank that suggests) (empty: warp)"`
 	Negatives    int     `yaml:"negatives" help:"lfr: other legal moves paired with the played move per position and epoch (0: uniform all, softmax and warp 16)"`
 	Temperature  float64 `yaml:"temperature" help:"lfr, softmax sampling: the scores are divided by it before the softmax (0: 1)"`
 	Optimizer    string  `yaml:"optimizer" help:"fbt: adagrad or sgd (empty: adagrad)"`
@@ -242,7 +242,7 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.Float64Var(&cfg.LearningRate, "lr", 0, "learning rate of lfr and fbt (0: the model's default)")
 	fs.Float64Var(&cfg.RegW, "reg-w", cfg.RegW, "L2 regularization of the weights (lfr, fbt)")
 	fs.Float64Var(&cfg.RegV, "reg-v", cfg.RegV, "L2 regularization of the factors (lfr, fbt)")
-	fs.StringVar(&cfg.Sampling, "sampling", "", "lfr: how other moves are paired with the played one: uniform, softmax or warp (default uniform)")
+	fs.StringVar(&cfg.Sampling, "sampling", "", "lfr: how other moves are paired with the played one: uniform, softmax or warp (default warp)")
 	fs.IntVar(&cfg.Negatives, "negatives", 0, "lfr: other moves paired with the played one per position (0: uniform all, softmax and warp 16)")
 	fs.Float64Var(&cfg.Temperature, "temperature", 0, "lfr, softmax sampling: divides the scores before the softmax (0: 1)")
 	fs.StringVar(&cfg.Optimizer, "optimizer", "", "fbt: adagrad or sgd (default adagrad)")
