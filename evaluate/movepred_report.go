@@ -334,6 +334,7 @@ func WriteMoveCandsSection(outDir string, s movecands.Summary) error {
 		[]string{"candidate moves per position", fmt.Sprintf("%.1f", mean)},
 		[]string{"feature ids", fmt.Sprint(s.NumFeatures)},
 		[]string{"learned diamonds", fmt.Sprint(s.Diamonds)},
+		[]string{"learned shapes", fmt.Sprint(s.Shapes)},
 		[]string{"seed", fmt.Sprint(s.Seed)},
 	)
 	return WriteSection(outDir, "Move candidates "+dateRangeText(s.Dates), MarkdownTable([]string{"", "count"}, rows))
