@@ -27,16 +27,7 @@ func bruteShape(pos *game.Position, m game.Point, c game.Color, d int) string {
 				if dist := ax + ay + max(ax, ay); dist == 0 || dist > d {
 					continue
 				}
-				tx, ty := dx, dy
-				if s&1 != 0 {
-					tx = -tx
-				}
-				if s&2 != 0 {
-					ty = -ty
-				}
-				if s&4 != 0 {
-					tx, ty = ty, tx
-				}
+				tx, ty := testSymmetry(s, dx, dy)
 				qx, qy := x+tx, y+ty
 				switch {
 				case qx < 0 || qy < 0 || qx >= n || qy >= n:
@@ -55,6 +46,22 @@ func bruteShape(pos *game.Position, m game.Point, c game.Color, d int) string {
 		}
 	}
 	return best
+}
+
+// testSymmetry applies symmetry s to an offset the way the package
+// documents it (bit 0 flips x, bit 1 flips y, bit 2 transposes), written
+// out here so that the brute force does not lean on the package's tables.
+func testSymmetry(s, dx, dy int) (int, int) {
+	if s&1 != 0 {
+		dx = -dx
+	}
+	if s&2 != 0 {
+		dy = -dy
+	}
+	if s&4 != 0 {
+		dx, dy = dy, dx
+	}
+	return dx, dy
 }
 
 func playedMoves(recs []record) iter.Seq2[Sample, error] {
@@ -178,16 +185,7 @@ func drawnPattern(t *testing.T, v ShapeCount) string {
 				if d := shapeDistance(dx, dy); d == 0 || d > v.Size {
 					continue
 				}
-				tx, ty := dx, dy
-				if s&1 != 0 {
-					tx = -tx
-				}
-				if s&2 != 0 {
-					ty = -ty
-				}
-				if s&4 != 0 {
-					tx, ty = ty, tx
-				}
+				tx, ty := testSymmetry(s, dx, dy)
 				c, ok := cells[[2]int{tx, ty}]
 				if !ok {
 					t.Fatalf("pattern of size %d has no point at (%d, %d)", v.Size, tx, ty)
