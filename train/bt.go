@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -105,7 +106,7 @@ func (c BTConfig) validate() error {
 // time keeps each step an exact maximization of a minorizer, so the log
 // posterior (Info.LogPosterior) never decreases, whatever features occur
 // together. The samples are packed in memory (4 bytes per active feature plus
-// about 20 bytes per candidate).
+// 20 bytes per candidate), in two passes over src.
 func TrainBT(ctx context.Context, src SampleSource, cfg BTConfig) (*BTModel, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("bt config: %w", err)
@@ -174,31 +175,84 @@ type btData struct {
 
 func (d *btData) numSamples() int { return len(d.played) }
 
-// packBT reads src once into a btData, validating every sample.
+// packBT reads src into a btData, validating every sample. It reads src
+// twice, first to count each feature's occurrences and then to place them,
+// so that nothing but the packed arrays is held: a flat copy of the
+// features (what one pass would need) doubled the peak memory.
 func packBT(ctx context.Context, src SampleSource, configured int) (*btData, error) {
 	limit := MaxFeatures
 	if configured > 0 {
 		limit = min(configured, MaxFeatures)
 	}
-	d := &btData{sampleStart: []int32{0}}
-	var feats []int32 // flat features, with candStart, for building occ
-	candStart := []int64{0}
+	var counts []int64 // occurrences of each feature id
+	var samples, cands int64
 	maxID := int32(-1)
 	err := src.Scan(ctx, func(s *Sample) error {
-		j := len(d.played)
 		id, err := s.Validate(limit)
 		if err != nil {
-			return fmt.Errorf("sample %d: %w", j, err)
+			return fmt.Errorf("sample %d: %w", samples, err)
 		}
-		maxID = max(maxID, id)
-		first := d.sampleStart[j]
-		if int64(first)+int64(len(s.Candidates)) > math.MaxInt32 {
-			return fmt.Errorf("sample %d: more than %d candidates in all, too many for in-memory MM", j, math.MaxInt32)
+		if cands+int64(len(s.Candidates)) > math.MaxInt32 {
+			return fmt.Errorf("sample %d: more than %d candidates in all, too many for in-memory MM", samples, math.MaxInt32)
+		}
+		if int(id) >= len(counts) {
+			counts = append(counts, make([]int64, int(id)+1-len(counts))...)
 		}
 		for _, c := range s.Candidates {
-			feats = append(feats, c...)
-			candStart = append(candStart, int64(len(feats)))
+			for _, f := range c {
+				counts[f]++
+			}
+		}
+		maxID = max(maxID, id)
+		samples++
+		cands += int64(len(s.Candidates))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if samples == 0 {
+		return nil, fmt.Errorf("no samples to train on")
+	}
+	d := &btData{
+		numFeatures: max(int(maxID)+1, configured, 1),
+		sampleStart: make([]int32, 1, samples+1),
+		played:      make([]int32, 0, samples),
+		candSample:  make([]int32, 0, cands),
+	}
+	d.occStart = make([]int64, d.numFeatures+1)
+	for f, n := range counts {
+		d.occStart[f+1] = n
+	}
+	for f := 1; f <= d.numFeatures; f++ {
+		d.occStart[f] += d.occStart[f-1]
+	}
+	next := append([]int64(nil), d.occStart[:d.numFeatures]...)
+	d.occCand = make([]int32, d.occStart[d.numFeatures])
+	d.wins = make([]float64, d.numFeatures)
+	changed := errors.New("the samples changed between the two passes over them")
+	err = src.Scan(ctx, func(s *Sample) error {
+		j := len(d.played)
+		if int64(j) == samples {
+			return changed
+		}
+		if _, err := s.Validate(d.numFeatures); err != nil {
+			return fmt.Errorf("sample %d: %w", j, err)
+		}
+		first := d.sampleStart[j]
+		for i, c := range s.Candidates {
+			cand := int32(len(d.candSample))
 			d.candSample = append(d.candSample, int32(j))
+			for _, f := range c {
+				if next[f] == d.occStart[f+1] {
+					return changed
+				}
+				d.occCand[next[f]] = cand
+				next[f]++
+				if i == s.Played {
+					d.wins[f]++
+				}
+			}
 		}
 		d.sampleStart = append(d.sampleStart, first+int32(len(s.Candidates)))
 		d.played = append(d.played, first+int32(s.Played))
@@ -207,40 +261,12 @@ func packBT(ctx context.Context, src SampleSource, configured int) (*btData, err
 	if err != nil {
 		return nil, err
 	}
-	if len(d.played) == 0 {
-		return nil, fmt.Errorf("no samples to train on")
+	if int64(len(d.played)) != samples || int64(len(d.candSample)) != cands {
+		return nil, changed
 	}
-	d.numFeatures = max(int(maxID)+1, configured, 1)
-	d.buildOccurrences(feats, candStart)
 	d.strength = make([]float64, len(d.candSample))
 	d.total = make([]float64, len(d.played))
 	return d, nil
-}
-
-// buildOccurrences fills occStart, occCand and wins by a counting sort of the
-// flat features.
-func (d *btData) buildOccurrences(feats []int32, candStart []int64) {
-	d.occStart = make([]int64, d.numFeatures+1)
-	for _, f := range feats {
-		d.occStart[f+1]++
-	}
-	for f := 1; f <= d.numFeatures; f++ {
-		d.occStart[f] += d.occStart[f-1]
-	}
-	next := append([]int64(nil), d.occStart[:d.numFeatures]...)
-	d.occCand = make([]int32, len(feats))
-	for c := range d.candSample {
-		for _, f := range feats[candStart[c]:candStart[c+1]] {
-			d.occCand[next[f]] = int32(c)
-			next[f]++
-		}
-	}
-	d.wins = make([]float64, d.numFeatures)
-	for _, c := range d.played {
-		for _, f := range feats[candStart[c]:candStart[c+1]] {
-			d.wins[f]++
-		}
-	}
 }
 
 // refresh recomputes every candidate strength and sample total from gamma

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -140,5 +141,26 @@ func checkStationary(t *testing.T, samples Samples, m *BTModel) {
 		if math.Abs(g) > 1e-3 {
 			t.Errorf("∂ log posterior / ∂ ln γ%d = %v at convergence, want 0", f, g)
 		}
+	}
+}
+
+// shiftingSource yields different samples on every scan, as a data
+// directory rewritten during training would.
+type shiftingSource struct{ scans int }
+
+func (s *shiftingSource) Scan(ctx context.Context, visit func(*Sample) error) error {
+	s.scans++
+	for i := range 3 + s.scans {
+		if err := visit(&Sample{Candidates: []Candidate{{int32(i % 2)}, {2}}, Played: 0}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestBTRefusesSamplesThatChangeBetweenPasses(t *testing.T) {
+	_, err := TrainBT(context.Background(), &shiftingSource{}, DefaultBTConfig())
+	if err == nil || !strings.Contains(err.Error(), "changed between the two passes") {
+		t.Errorf("got %v, want an error saying the samples changed", err)
 	}
 }
