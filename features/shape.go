@@ -48,13 +48,12 @@ type ShapeCount struct {
 // shapeTable holds the slot layout, the Zobrist keys and the vocabulary
 // index of the shape patterns.
 type shapeTable struct {
-	offs   [game.NumSymmetries][][2]int // slot offsets under each symmetry
-	end    [ShapeMaxSize + 1]int        // slots of the pattern of size d: 0..end[d]-1
-	perm   [game.NumSymmetries][]int    // where symmetry s sends slot i
-	keys   [][4]uint64                  // Zobrist key of each slot and state
-	delta  [][game.NumSymmetries]int16  // shapeGrid index offset of each slot under each symmetry
-	ids    map[uint64]int32             // shape key -> dense id
-	hashes []uint64                     // canonical hash of each id, for names
+	end    [ShapeMaxSize + 1]int       // slots of the pattern of size d: 0..end[d]-1
+	perm   [game.NumSymmetries][]int   // where symmetry s sends slot i
+	keys   [][4]uint64                 // Zobrist key of each slot and state
+	delta  [][game.NumSymmetries]int16 // shapeGrid index offset of each slot under each symmetry
+	ids    map[uint64]int32            // shape key -> dense id
+	hashes []uint64                    // canonical hash of each id, for names
 }
 
 // ShapeSlots returns the offsets (dx, dy) of the shape slots in their
@@ -81,19 +80,15 @@ func shapeDistance(dx, dy int) int {
 	return dx + dy + max(dx, dy)
 }
 
-// shapeKeySeed fixes the Zobrist keys: vocabularies in saved feature sets
-// are checked against patterns, not hashes, but the ids of one run's index
-// must not depend on anything random.
+// shapeKeySeed fixes the Zobrist keys. Saved vocabularies are patterns,
+// checked and hashed when loaded, but feature names carry the hash, so the
+// keys must be the same in every run.
 const shapeKeySeed = 0x73686170 // "shap"
 
 func newShapeTable(vocab []ShapeCount) (*shapeTable, error) {
 	t := &shapeTable{}
 	base := ShapeSlots()
 	for s := game.Symmetry(0); s < game.NumSymmetries; s++ {
-		t.offs[s] = make([][2]int, len(base))
-		for i, o := range base {
-			t.offs[s][i] = symOffset(s, o)
-		}
 		t.perm[s] = slotPermutation(s, base)
 	}
 	for i, o := range base {
@@ -104,16 +99,17 @@ func newShapeTable(vocab []ShapeCount) (*shapeTable, error) {
 		t.end[d] = max(t.end[d], t.end[d-1])
 	}
 	t.delta = make([][game.NumSymmetries]int16, len(base))
-	for i := range base {
+	for i, o := range base {
 		for s := range t.delta[i] {
-			o := t.offs[s][i]
-			t.delta[i][s] = int16(o[1]*shapeStride + o[0])
+			so := symOffset(game.Symmetry(s), o)
+			t.delta[i][s] = int16(so[1]*shapeStride + so[0])
 		}
 	}
 	rng := rand.New(rand.NewPCG(shapeKeySeed, 0))
 	t.keys = make([][4]uint64, len(base))
 	for i := range t.keys {
-		// Empty keeps the zero key, so empty points cost nothing to hash.
+		// Empty keeps the zero key: the size bits of a shape key tell
+		// apart the all-empty patterns, which all hash to 0.
 		for st := 1; st < 4; st++ {
 			t.keys[i][st] = rng.Uint64()
 		}
