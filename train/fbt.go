@@ -56,6 +56,10 @@ type FBTConfig struct {
 	// Progress, when set, is called after each epoch with the mean negative
 	// log-likelihood of the played moves.
 	Progress Progress `json:"-" yaml:"-"`
+	// Init, when set, is a warm start as in LFRConfig. Adagrad's
+	// accumulated squared gradients are not in a weights file, so they
+	// start from zero: the first steps are as large as a fresh run's.
+	Init *FBTModel `json:"-" yaml:"-"`
 }
 
 // DefaultFBTConfig returns the configuration TrainFBT is meant to run with:
@@ -87,7 +91,14 @@ func TrainFBT(ctx context.Context, src SampleSource, cfg FBTConfig, rng *rand.Ra
 	if err != nil {
 		return nil, fmt.Errorf("fbt: %w", err)
 	}
-	fm := newFactorMachine(n, cfg.Factors, cfg.InitStd, rng)
+	var init *factorMachine
+	if cfg.Init != nil {
+		init = &cfg.Init.factorMachine
+	}
+	fm, err := startFactorMachine(init, n, cfg.Factors, cfg.InitStd, rng)
+	if err != nil {
+		return nil, fmt.Errorf("fbt: %w", err)
+	}
 	t := fbtTrainer{fm: fm, st: newFMStep(fm, cfg.LearningRate, cfg.RegW, cfg.RegV, cfg.Optimizer == OptimizerAdagrad)}
 	info := TrainInfo{Samples: samples}
 	for epoch := 1; epoch <= cfg.Epochs; epoch++ {

@@ -28,6 +28,19 @@ func newFactorMachine(n, k int, initStd float64, rng *rand.Rand) *factorMachine 
 	return m
 }
 
+// startFactorMachine returns a copy of init (a warm start), or fresh
+// factors when init is nil. A warm start must have the data's n features;
+// its k replaces the configured one.
+func startFactorMachine(init *factorMachine, n, k int, initStd float64, rng *rand.Rand) (*factorMachine, error) {
+	if init == nil {
+		return newFactorMachine(n, k, initStd, rng), nil
+	}
+	if init.n != n {
+		return nil, fmt.Errorf("the initial model has %d features, the data %d: it was trained on another feature set", init.n, n)
+	}
+	return &factorMachine{n: init.n, k: init.k, w: append([]float64(nil), init.w...), v: append([]float64(nil), init.v...)}, nil
+}
+
 // row returns v_f.
 func (m *factorMachine) row(f int32) []float64 {
 	return m.v[int(f)*m.k : (int(f)+1)*m.k]

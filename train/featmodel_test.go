@@ -3,8 +3,10 @@ package train
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -272,5 +274,68 @@ func TestScanShuffledVisitsEverySampleOnce(t *testing.T) {
 				t.Errorf("%T, buffer %d: samples came in their original order", src, buf)
 			}
 		}
+	}
+}
+
+// TestWarmStart: a warm start continues from the initial model. With a
+// negligible learning rate the result keeps its scores (a fresh start would
+// score near zero), the initial model is not modified, and a model of
+// another feature set is refused.
+func TestWarmStart(t *testing.T) {
+	samples := smallSamples(6, 400)
+	ctx := context.Background()
+	lcfg := DefaultLFRConfig()
+	lcfg.Epochs = 3
+	lfr, err := TrainLFR(ctx, samples, lcfg, newRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fcfg := DefaultFBTConfig()
+	fbt, err := TrainFBT(ctx, samples, fcfg, newRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		init  Model
+		train func(lr float64, numFeatures int) (Model, error)
+	}{
+		{"lfr", lfr, func(lr float64, numFeatures int) (Model, error) {
+			c := DefaultLFRConfig()
+			c.Epochs, c.LearningRate, c.Init, c.NumFeatures, c.Factors = 1, lr, lfr, numFeatures, 3
+			return TrainLFR(ctx, samples, c, newRand(2))
+		}},
+		{"fbt", fbt, func(lr float64, numFeatures int) (Model, error) {
+			c := DefaultFBTConfig()
+			c.Epochs, c.LearningRate, c.Init, c.NumFeatures, c.Factors = 1, lr, fbt, numFeatures, 3
+			return TrainFBT(ctx, samples, c, newRand(2))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := allScores(tt.init, samples)
+			m, err := tt.train(1e-12, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := allScores(m, samples)
+			for i := range before {
+				if math.Abs(after[i]-before[i]) > 1e-6 {
+					t.Fatalf("candidate %d: score %v after a warm start at lr 1e-12, %v before", i, after[i], before[i])
+				}
+			}
+			if got := m.(interface{ Factors() int }).Factors(); got != 8 {
+				t.Errorf("k %d after a warm start from k 8 (configured 3)", got)
+			}
+			if _, err := tt.train(fcfg.LearningRate, 0); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(allScores(tt.init, samples), before) {
+				t.Error("training from the model changed it")
+			}
+			if _, err := tt.train(1e-12, tt.init.(interface{ NumFeatures() int }).NumFeatures()+5); err == nil || !strings.Contains(err.Error(), "another feature set") {
+				t.Errorf("initial model with too few features: got %v", err)
+			}
+		})
 	}
 }

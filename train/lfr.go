@@ -62,6 +62,11 @@ type LFRConfig struct {
 	ShuffleBuffer int `json:"shuffle_buffer" yaml:"shuffle_buffer"`
 	// Progress, when set, is called after each epoch with the mean pairwise loss.
 	Progress Progress `json:"-" yaml:"-"`
+	// Init, when set, is a warm start: training continues from a copy of
+	// its weights (more epochs, or new game records) instead of fresh
+	// factors. It must have the data's number of features; its k replaces
+	// Factors.
+	Init *LFRModel `json:"-" yaml:"-"`
 }
 
 // DefaultLFRConfig returns the configuration TrainLFR is meant to run with:
@@ -148,10 +153,17 @@ func TrainLFR(ctx context.Context, src SampleSource, cfg LFRConfig, rng *rand.Ra
 	if err != nil {
 		return nil, fmt.Errorf("lfr: %w", err)
 	}
-	fm := newFactorMachine(n, cfg.Factors, cfg.InitStd, rng)
+	var init *factorMachine
+	if cfg.Init != nil {
+		init = &cfg.Init.factorMachine
+	}
+	fm, err := startFactorMachine(init, n, cfg.Factors, cfg.InitStd, rng)
+	if err != nil {
+		return nil, fmt.Errorf("lfr: %w", err)
+	}
 	st := newFMStep(fm, cfg.LearningRate, cfg.RegW, cfg.RegV, false)
 	t := lfrTrainer{fm: fm, st: st, rng: rng, sampling: cfg.Sampling, negatives: cfg.Negatives, temperature: cfg.Temperature,
-		sumA: make([]float64, cfg.Factors), sumB: make([]float64, cfg.Factors)}
+		sumA: make([]float64, fm.k), sumB: make([]float64, fm.k)}
 	if t.sampling != SamplingUniform && t.sampling != "" {
 		t.negatives = orDefaultInt(t.negatives, DefaultHardNegatives)
 	}

@@ -37,6 +37,10 @@ type FeatureTrainConfig struct {
 	Tolerance    float64 `yaml:"tolerance" help:"bt: stop once no log-gamma moves more than this in an iteration (0: run every iteration)"`
 	Seed         uint64  `yaml:"seed" help:"seed of the initial factors and the sample order (lfr, fbt)"`
 	InMemory     bool    `yaml:"in_memory" help:"lfr, fbt: load the positions in memory (exact shuffling, faster) instead of streaming them from disk every epoch (bt packs them in memory anyway)"`
+
+	// init is a warm start for lfr and fbt (features train --init): a model
+	// of the same kind and feature set. Not a stage param.
+	init train.Model
 }
 
 func defaultFeatureTrainConfig() FeatureTrainConfig {
@@ -135,9 +139,16 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
+		c.Init, _ = cfg.init.(*train.LFRModel)
+		if c.Init != nil {
+			c.Factors = c.Init.Factors()
+		}
 		epochs = c.Epochs
 		settings = fmt.Sprintf("SGD, k %d, learning rate %g, reg_w %g, reg_v %g, %s, %d epochs, seed %d",
 			c.Factors, c.LearningRate, c.RegW, c.RegV, lfrPairs(c), c.Epochs, cfg.Seed)
+		if c.Init != nil {
+			settings += ", warm start"
+		}
 		pr.Start(epochs, "lfr epochs")
 		var lfr *train.LFRModel
 		if lfr, err = train.TrainLFR(ctx, src, c, rng); err == nil {
@@ -151,9 +162,16 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		if cfg.Optimizer != "" {
 			c.Optimizer = cfg.Optimizer
 		}
+		c.Init, _ = cfg.init.(*train.FBTModel)
+		if c.Init != nil {
+			c.Factors = c.Init.Factors()
+		}
 		epochs = c.Epochs
 		settings = fmt.Sprintf("%s, k %d, learning rate %g, reg_w %g, reg_v %g, %d epochs, seed %d",
 			c.Optimizer, c.Factors, c.LearningRate, c.RegW, c.RegV, c.Epochs, cfg.Seed)
+		if c.Init != nil {
+			settings += ", warm start"
+		}
 		pr.Start(epochs, "fbt epochs")
 		var fbt *train.FBTModel
 		if fbt, err = train.TrainFBT(ctx, src, c, rng); err == nil {
@@ -226,7 +244,7 @@ func peakMemory() uint64 {
 }
 
 const featuresTrainSynopsis = "features train --model bt|lfr|fbt --data DATASET[,DATASET] --out WEIGHTS [--epochs N] [--factors K] " +
-	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream]"
+	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream] [--init WEIGHTS]"
 
 // cmdFeaturesTrain trains a feature model on movecands datasets and writes
 // its weights, and the loss curve as a PNG next to them.
@@ -249,6 +267,7 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.Float64Var(&cfg.Tolerance, "tolerance", cfg.Tolerance, "bt: stop when no log-gamma moves more than this")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial factors and the sample order")
 	stream := fs.Bool("stream", false, "stream the positions from disk every epoch instead of loading them in memory")
+	initPath := fs.String("init", "", "lfr, fbt: continue training from the weights in `FILE` (a model of the same kind, trained on the same feature set) instead of fresh factors")
 	rest, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -266,6 +285,11 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	cfg.InMemory = !*stream
 	if err := cfg.check(); err != nil {
 		return usagef("%v", err)
+	}
+	if *initPath != "" {
+		if cfg.init, err = loadInitModel(*initPath, cfg.Model); err != nil {
+			return err
+		}
 	}
 	d, err := movecands.Open(data...)
 	if err != nil {
@@ -291,6 +315,22 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 		o.Model.Name(), o.Samples, o.Features, o.Info.Epochs, o.Seconds, float64(o.PeakBytes)/(1<<20), evaluate.LossName(o.Model.Name()), last)
 	fmt.Fprintf(stdout, "  settings: %s\n  wrote %s and %s\n", o.Settings, *out, plot)
 	return nil
+}
+
+// loadInitModel reads the weights a warm start continues from and checks
+// that they are a model of the kind being trained.
+func loadInitModel(path, model string) (train.Model, error) {
+	if model == "bt" {
+		return nil, usagef("--init applies to lfr and fbt, not bt")
+	}
+	m, err := train.LoadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.Name() != model {
+		return nil, fmt.Errorf("--init %s: a %s model, and --model is %s", path, m.Name(), model)
+	}
+	return m, nil
 }
 
 // lossPlotPath is where the loss curve of the weights file goes.

@@ -84,6 +84,8 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 		weights = append(weights, w)
 	}
 
+	checkWarmStart(t, trainDir, work, weights)
+
 	args := []string{"movepred", "--data", validDir, "--random", "--json", "--frequencies"}
 	for _, w := range weights {
 		args = append(args, "--model", w)
@@ -237,5 +239,33 @@ stages:
 	code, _, errs = lifezero(t, "run", file, "--workdir", filepath.Join(work, "runs"))
 	if code != 1 || !strings.Contains(errs, `param "epochs": must not be negative`) {
 		t.Errorf("negative epochs: exit %d: %s", code, errs)
+	}
+}
+
+// checkWarmStart continues the lfr and fbt models of weights (bt, lfr, fbt)
+// for one more epoch with features train --init, and checks the refusals:
+// bt, a model of the other kind, a missing file.
+func checkWarmStart(t *testing.T, trainDir, work string, weights []string) {
+	t.Helper()
+	for i, model := range []string{"lfr", "fbt"} {
+		out := filepath.Join(work, model+"-more.weights")
+		code, stdout, errs := lifezero(t, "features", "train", "--model", model, "--data", trainDir, "--out", out,
+			"--epochs", "1", "--init", weights[1+i])
+		if code != 0 || !strings.Contains(stdout, "warm start") || !strings.Contains(stdout, "k 4") {
+			t.Fatalf("features train %s --init: exit %d\n%s\n%s", model, code, stdout, errs)
+		}
+	}
+	for _, tc := range []struct {
+		model, init, want string
+	}{
+		{"bt", weights[0], "not bt"},
+		{"lfr", weights[2], "a fbt model"},
+		{"fbt", filepath.Join(work, "missing.weights"), "missing.weights"},
+	} {
+		code, _, errs := lifezero(t, "features", "train", "--model", tc.model, "--data", trainDir,
+			"--out", filepath.Join(work, "x.weights"), "--init", tc.init)
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("--model %s --init %s: exit %d, stderr %q; want an error with %q", tc.model, tc.init, code, errs, tc.want)
+		}
 	}
 }
