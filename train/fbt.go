@@ -34,6 +34,14 @@ func NewFBTModel(w, v []float64, k int) (*FBTModel, error) {
 // Name returns "fbt".
 func (m *FBTModel) Name() string { return "fbt" }
 
+// machine returns the model's factor machine, nil for a nil model.
+func (m *FBTModel) machine() *factorMachine {
+	if m == nil {
+		return nil
+	}
+	return &m.factorMachine
+}
+
 // Optimizers TrainFBT knows.
 const (
 	OptimizerSGD     = "sgd"
@@ -91,11 +99,7 @@ func TrainFBT(ctx context.Context, src SampleSource, cfg FBTConfig, rng *rand.Ra
 	if err != nil {
 		return nil, fmt.Errorf("fbt: %w", err)
 	}
-	var init *factorMachine
-	if cfg.Init != nil {
-		init = &cfg.Init.factorMachine
-	}
-	fm, err := startFactorMachine(init, n, cfg.Factors, cfg.InitStd, rng)
+	fm, err := startFactorMachine(cfg.Init.machine(), n, cfg.Factors, cfg.InitStd, rng)
 	if err != nil {
 		return nil, fmt.Errorf("fbt: %w", err)
 	}

@@ -33,6 +33,14 @@ func NewLFRModel(w, v []float64, k int) (*LFRModel, error) {
 	return &LFRModel{factorMachine: *fm}, nil
 }
 
+// machine returns the model's factor machine, nil for a nil model.
+func (m *LFRModel) machine() *factorMachine {
+	if m == nil {
+		return nil
+	}
+	return &m.factorMachine
+}
+
 // Name returns "lfr".
 func (m *LFRModel) Name() string { return "lfr" }
 
@@ -153,11 +161,7 @@ func TrainLFR(ctx context.Context, src SampleSource, cfg LFRConfig, rng *rand.Ra
 	if err != nil {
 		return nil, fmt.Errorf("lfr: %w", err)
 	}
-	var init *factorMachine
-	if cfg.Init != nil {
-		init = &cfg.Init.factorMachine
-	}
-	fm, err := startFactorMachine(init, n, cfg.Factors, cfg.InitStd, rng)
+	fm, err := startFactorMachine(cfg.Init.machine(), n, cfg.Factors, cfg.InitStd, rng)
 	if err != nil {
 		return nil, fmt.Errorf("lfr: %w", err)
 	}
