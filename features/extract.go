@@ -71,6 +71,7 @@ func New(cfg Config) (*Extractor, error) {
 		canon: newDiamondCanon(),
 	}
 	cfg.Diamonds = append([]DiamondCount(nil), cfg.Diamonds...)
+	cfg.Shapes = append([]ShapeCount(nil), cfg.Shapes...)
 	e.cfg = cfg
 	codes := make([]uint32, len(cfg.Diamonds))
 	seen := make(map[uint32]bool, len(codes))
@@ -85,8 +86,6 @@ func New(cfg Config) (*Extractor, error) {
 		codes[i] = d.Code
 	}
 	e.diamonds = newDiamondIndex(codes)
-	cfg.Shapes = append([]ShapeCount(nil), cfg.Shapes...)
-	e.cfg.Shapes = cfg.Shapes
 	var err error
 	if e.shapes, err = newShapeTable(cfg.Shapes); err != nil {
 		return nil, fmt.Errorf("features: %w", err)
