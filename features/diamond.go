@@ -17,14 +17,7 @@ import (
 // are relative to the side to move. The canonical code of a diamond is the
 // smallest code among its images under the eight symmetries; it is the key
 // of the learned vocabulary and the name of the feature.
-const (
-	diamondBits = 24
-
-	dEmpty = 0
-	dOwn   = 1
-	dOpp   = 2
-	dOff   = 3
-)
+const diamondBits = 24
 
 // DiamondCount is one entry of a diamond vocabulary: a canonical diamond
 // code and how often it was seen when the vocabulary was learned.
@@ -80,16 +73,9 @@ func (c *diamondCanon) canonical(code uint32) uint32 {
 func diamondCode(g *geometry, b *game.Board, p game.Point, c game.Color) uint32 {
 	var code uint32
 	for i, q := range g.diamond[p] {
-		v := uint32(dOff)
+		v := uint32(stateOff)
 		if q >= 0 {
-			switch b.At(game.Point(q)) {
-			case game.Empty:
-				v = dEmpty
-			case c:
-				v = dOwn
-			default:
-				v = dOpp
-			}
+			v = uint32(pointState(b, game.Point(q), c))
 		}
 		code |= v << (2 * i)
 	}
@@ -107,7 +93,7 @@ func describeDiamond(code uint32) string {
 	}
 	grid[2][2] = '*'
 	for i, o := range diamondOffsets() {
-		grid[2+o[1]][2+o[0]] = ".XO#"[code>>(2*i)&3]
+		grid[2+o[1]][2+o[0]] = stateChars[code>>(2*i)&3]
 	}
 	var sb strings.Builder
 	for _, row := range grid {

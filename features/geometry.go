@@ -104,6 +104,29 @@ func slotPermutation(s game.Symmetry, offsets [][2]int) []int {
 	return perm
 }
 
+// Point states of the diamond and shape patterns, relative to the side to
+// move (2 bits each), and the characters that draw them: X own, O opponent,
+// . empty, # off the board.
+const (
+	stateEmpty = 0
+	stateOwn   = 1
+	stateOpp   = 2
+	stateOff   = 3
+
+	stateChars = ".XO#"
+)
+
+// pointState returns the state of on-board point p for side c.
+func pointState(b *game.Board, p game.Point, c game.Color) uint8 {
+	switch b.At(p) {
+	case game.Empty:
+		return stateEmpty
+	case c:
+		return stateOwn
+	}
+	return stateOpp
+}
+
 // fuegoDistance is the distance dx+dy+max(dx,dy) of Fuego and Coulom's
 // features: 2 for a neighbour, 3 for a diagonal, 4 for a one-point jump.
 func fuegoDistance(g *geometry, p, q game.Point) int {

@@ -129,16 +129,6 @@ func newShapeTable(vocab []ShapeCount) (*shapeTable, error) {
 	return t, nil
 }
 
-// shapeStates maps the pattern characters to point states and back.
-const shapeStates = ".XO#"
-
-const (
-	sEmpty = 0
-	sOwn   = 1
-	sOpp   = 2
-	sOff   = 3
-)
-
 // vocabKey checks that a vocabulary entry is a canonical pattern of its size
 // and returns its key.
 func (t *shapeTable) vocabKey(v ShapeCount) (uint64, error) {
@@ -151,9 +141,9 @@ func (t *shapeTable) vocabKey(v ShapeCount) (uint64, error) {
 	}
 	states := make([]uint8, n)
 	for i := range n {
-		st := strings.IndexByte(shapeStates, v.Pattern[i])
+		st := strings.IndexByte(stateChars, v.Pattern[i])
 		if st < 0 {
-			return 0, fmt.Errorf("size %d pattern %q: character %q is not one of %q", v.Size, v.Pattern, v.Pattern[i], shapeStates)
+			return 0, fmt.Errorf("size %d pattern %q: character %q is not one of %q", v.Size, v.Pattern, v.Pattern[i], stateChars)
 		}
 		states[i] = uint8(st)
 	}
@@ -189,19 +179,12 @@ type shapeGrid [shapeStride * shapeStride]uint8
 func (sg *shapeGrid) fill(b *game.Board, c game.Color) {
 	n := b.Size()
 	for i := range sg {
-		sg[i] = sOff
+		sg[i] = stateOff
 	}
 	for y := range n {
 		row := sg[(y+shapeMargin)*shapeStride+shapeMargin:]
 		for x := range n {
-			switch b.At(b.Point(x, y)) {
-			case game.Empty:
-				row[x] = sEmpty
-			case c:
-				row[x] = sOwn
-			default:
-				row[x] = sOpp
-			}
+			row[x] = pointState(b, b.Point(x, y), c)
 		}
 	}
 }
@@ -259,7 +242,7 @@ func (t *shapeTable) id(sg *shapeGrid, at int) int32 {
 func (t *shapeTable) pattern(sg *shapeGrid, at, size, sym int) string {
 	out := make([]byte, t.end[size])
 	for i := range out {
-		out[i] = shapeStates[sg[at+int(t.delta[i][sym])]]
+		out[i] = stateChars[sg[at+int(t.delta[i][sym])]]
 	}
 	return string(out)
 }
