@@ -11,13 +11,30 @@ import (
 	"lifezero/game"
 )
 
-// bruteShape draws the size-d neighbourhood of m for the side c in a plain
-// raster order (by dy, then dx), once per symmetry, and returns the
-// smallest drawing: two moves have the same shape of size d exactly when
-// their drawings are equal. It shares no code with the hashed walk.
+// bruteShape draws the size-d neighbourhood of m for the side c (see
+// minDrawing): two moves have the same shape of size d exactly when their
+// drawings are equal. It shares no code with the hashed walk.
 func bruteShape(pos *game.Position, m game.Point, c game.Color, d int) string {
 	n := pos.Size()
 	x, y := pos.XY(m)
+	return minDrawing(d, func(dx, dy int) byte {
+		qx, qy := x+dx, y+dy
+		switch {
+		case qx < 0 || qy < 0 || qx >= n || qy >= n:
+			return '#'
+		case pos.At(pos.Point(qx, qy)) == game.Empty:
+			return '.'
+		case pos.At(pos.Point(qx, qy)) == c:
+			return 'X'
+		}
+		return 'O'
+	})
+}
+
+// minDrawing draws the points at distance 1..d (dx+dy+max(dx,dy)) of a
+// neighbourhood, read through at, in a plain raster order (by dy, then dx),
+// once per symmetry, and returns the smallest drawing.
+func minDrawing(d int, at func(dx, dy int) byte) string {
 	best := ""
 	for s := range 8 {
 		var sb strings.Builder
@@ -27,18 +44,7 @@ func bruteShape(pos *game.Position, m game.Point, c game.Color, d int) string {
 				if dist := ax + ay + max(ax, ay); dist == 0 || dist > d {
 					continue
 				}
-				tx, ty := testSymmetry(s, dx, dy)
-				qx, qy := x+tx, y+ty
-				switch {
-				case qx < 0 || qy < 0 || qx >= n || qy >= n:
-					sb.WriteByte('#')
-				case pos.At(pos.Point(qx, qy)) == game.Empty:
-					sb.WriteByte('.')
-				case pos.At(pos.Point(qx, qy)) == c:
-					sb.WriteByte('X')
-				default:
-					sb.WriteByte('O')
-				}
+				sb.WriteByte(at(testSymmetry(s, dx, dy)))
 			}
 		}
 		if str := sb.String(); best == "" || str < best {
@@ -167,9 +173,8 @@ func TestShapesAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// drawnPattern places a vocabulary pattern on an empty 19x19 board around
-// the centre (off-board points are kept as '#' by the placement's owner)
-// and returns its brute-force drawing.
+// drawnPattern returns the brute-force drawing (minDrawing) of a
+// vocabulary pattern, read from its slots.
 func drawnPattern(t *testing.T, v ShapeCount) string {
 	t.Helper()
 	slots := ShapeSlots()
@@ -177,27 +182,13 @@ func drawnPattern(t *testing.T, v ShapeCount) string {
 	for i := range v.Pattern {
 		cells[slots[i]] = v.Pattern[i]
 	}
-	best := ""
-	for s := range 8 {
-		var sb strings.Builder
-		for dy := -v.Size; dy <= v.Size; dy++ {
-			for dx := -v.Size; dx <= v.Size; dx++ {
-				if d := shapeDistance(dx, dy); d == 0 || d > v.Size {
-					continue
-				}
-				tx, ty := testSymmetry(s, dx, dy)
-				c, ok := cells[[2]int{tx, ty}]
-				if !ok {
-					t.Fatalf("pattern of size %d has no point at (%d, %d)", v.Size, tx, ty)
-				}
-				sb.WriteByte(c)
-			}
+	return minDrawing(v.Size, func(dx, dy int) byte {
+		c, ok := cells[[2]int{dx, dy}]
+		if !ok {
+			t.Fatalf("pattern of size %d has no point at (%d, %d)", v.Size, dx, dy)
 		}
-		if str := sb.String(); best == "" || str < best {
-			best = str
-		}
-	}
-	return best
+		return c
+	})
 }
 
 // TestShapeVocabularyChecks: New refuses vocabularies that are not
