@@ -2,7 +2,9 @@ package datasets
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -327,17 +329,67 @@ func ForEachMoveCands(ctx context.Context, dir string, fn func(*MoveCands) error
 	}
 	defer r.Close()
 	err = r.forEach(ctx, func(rec arrow.Record) error {
-		err := MoveCandsFromRecord(rec, fn)
-		if cb, ok := err.(callbackError); ok {
-			return cb.err
-		}
-		if err != nil {
-			return fmt.Errorf("%s (file %s): %w", dir, r.m.Files[r.file].Name, err)
-		}
-		return nil
+		return decodeMoveCands(rec, r.m.Files[r.file].Name, dir, fn)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.m, nil
+}
+
+// ForEachMoveCandsFile calls fn with every row of one data file of the
+// movecands dataset in dir: m.Files[file], where m is the dataset's manifest
+// as ReadManifest returned it. Unlike ForEachMoveCands it verifies only that
+// file (size, SHA-256 and row count against its entry), so visiting a
+// dataset's files one at a time, in any order, reads each file once. It
+// checks m's kind and schema version, and stops at the first error or when
+// ctx is done.
+func ForEachMoveCandsFile(ctx context.Context, dir string, m *Manifest, file int, fn func(*MoveCands) error) error {
+	if m.Kind != MoveCandsKind || m.SchemaVersion != MoveCandsSchemaVersion {
+		return fmt.Errorf("datasets: %s is a %q dataset, schema version %d; want %q version %d (rebuild it with this version of lifezero)",
+			dir, m.Kind, m.SchemaVersion, MoveCandsKind, MoveCandsSchemaVersion)
+	}
+	if file < 0 || file >= len(m.Files) {
+		return fmt.Errorf("datasets: %s: no data file %d (the manifest lists %d)", dir, file, len(m.Files))
+	}
+	e := m.Files[file]
+	f, err := OpenFile(dir, e, nil)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var rows int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, err := f.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		rows += rec.NumRows()
+		if err := decodeMoveCands(rec, e.Name, dir, fn); err != nil {
+			return err
+		}
+	}
+	if rows != e.Rows {
+		return fmt.Errorf("datasets: %s: %d rows, manifest says %d", f.path, rows, e.Rows)
+	}
+	return nil
+}
+
+// decodeMoveCands is MoveCandsFromRecord that names the dataset and file in
+// decoding errors and passes fn's own errors through unchanged.
+func decodeMoveCands(rec arrow.Record, file, dir string, fn func(*MoveCands) error) error {
+	err := MoveCandsFromRecord(rec, fn)
+	if cb, ok := err.(callbackError); ok {
+		return cb.err
+	}
+	if err != nil {
+		return fmt.Errorf("%s (file %s): %w", dir, file, err)
+	}
+	return nil
 }

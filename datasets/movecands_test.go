@@ -282,3 +282,59 @@ func TestDateSplitTom9d(t *testing.T) {
 	}
 	t.Logf("tom9d: %d games, %d in 2003-2009, %d in 2010", total, trainN, validN)
 }
+
+// Visiting a dataset's files one at a time, in any order, yields each file's
+// rows as ForEachMoveCands does; bad file indices, a wrong kind, a row count
+// that disagrees with the manifest and a corrupt file are errors.
+func TestForEachMoveCandsFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	rows := sampleMoveCands(1000)
+	m := writeMoveCands(t, dir, rows, 300)
+	if len(m.Files) != 4 {
+		t.Fatalf("%d files, want 4", len(m.Files))
+	}
+	start := []int{0, 300, 600, 900, 1000}
+	for _, file := range []int{3, 1, 0, 2} {
+		var got []*MoveCands
+		err := ForEachMoveCandsFile(ctx, dir, m, file, func(r *MoveCands) error {
+			got = append(got, r)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("file %d: %v", file, err)
+		}
+		if want := rows[start[file]:start[file+1]]; !reflect.DeepEqual(got, want) {
+			t.Fatalf("file %d: %d rows differ from the %d written", file, len(got), len(want))
+		}
+	}
+	stop := errors.New("stop here")
+	if err := ForEachMoveCandsFile(ctx, dir, m, 0, func(*MoveCands) error { return stop }); err != stop {
+		t.Errorf("callback error came back as %v, want it unchanged", err)
+	}
+
+	bad := func(edit func(m *Manifest)) *Manifest {
+		c := *m
+		c.Files = append([]FileEntry(nil), m.Files...)
+		edit(&c)
+		return &c
+	}
+	tests := []struct {
+		name string
+		m    *Manifest
+		file int
+		want string
+	}{
+		{"negative index", m, -1, "no data file -1"},
+		{"index past the end", m, 4, "no data file 4 (the manifest lists 4)"},
+		{"wrong kind", bad(func(m *Manifest) { m.Kind = GamesKind }), 0, `"games" dataset`},
+		{"row count", bad(func(m *Manifest) { m.Files[1].Rows = 299 }), 1, "300 rows, manifest says 299"},
+		{"checksum", bad(func(m *Manifest) { m.Files[2].SHA256 = strings.Repeat("0", 64) }), 2, m.Files[2].Name + ": corrupt: sha256"},
+	}
+	for _, tc := range tests {
+		err := ForEachMoveCandsFile(ctx, dir, tc.m, tc.file, func(*MoveCands) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
