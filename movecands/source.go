@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 
 	"lifezero/datasets"
 	"lifezero/features"
@@ -76,6 +77,33 @@ func (d *Data) Scan(ctx context.Context, visit func(*train.Sample) error) error 
 	for _, dir := range d.dirs {
 		_, err := datasets.ForEachMoveCands(ctx, dir, func(r *datasets.MoveCands) error {
 			s := SampleOf(r)
+			return visit(&s)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// ScanShuffled visits every position once, as Scan does, but takes the data
+// files of all the datasets in an order drawn from rng; rows keep their order
+// inside a file. The SGD trainers stream through it under their shuffle
+// buffer: a dataset stores its positions game by game in the games' input
+// order (tom9d: by date), which a buffer alone mixes only across its window
+// of a few dozen games, in the same order every epoch.
+func (d *Data) ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*train.Sample) error) error {
+	type fileRef struct{ dataset, file int }
+	var refs []fileRef
+	for i, m := range d.manifests {
+		for j := range m.Files {
+			refs = append(refs, fileRef{i, j})
+		}
+	}
+	rng.Shuffle(len(refs), func(i, j int) { refs[i], refs[j] = refs[j], refs[i] })
+	for _, r := range refs {
+		err := datasets.ForEachMoveCandsFile(ctx, d.dirs[r.dataset], d.manifests[r.dataset], r.file, func(row *datasets.MoveCands) error {
+			s := SampleOf(row)
 			return visit(&s)
 		})
 		if err != nil {

@@ -2,11 +2,15 @@ package movecands
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"lifezero/datasets"
 	"lifezero/features"
 	"lifezero/train"
 )
@@ -93,3 +97,88 @@ func TestOpenChecksFeatureSets(t *testing.T) {
 		t.Error("no datasets: no error")
 	}
 }
+
+// ScanShuffled visits the positions of every file of every dataset once,
+// whole files at a time in an order drawn from rng: the same seed gives the
+// same order, and the order differs from Scan's.
+func TestDataScanShuffled(t *testing.T) {
+	ctx := context.Background()
+	games := writeGamesDataset(t, syntheticGames(t, 5))
+	var dirs []string
+	for seed := range uint64(2) {
+		out := filepath.Join(t.TempDir(), "cands")
+		opt := Options{Features: defaultExtractor(t), PositionsPerGame: 4, RowsPerFile: 3, Seed: seed}
+		if _, err := Build(ctx, []string{games}, out, opt); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, out)
+	}
+	d, err := Open(dirs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The files in Scan's order, each as its samples' keys.
+	var files [][]string
+	for i, m := range d.Manifests() {
+		for j := range m.Files {
+			var keys []string
+			err := datasets.ForEachMoveCandsFile(ctx, dirs[i], m, j, func(r *datasets.MoveCands) error {
+				keys = append(keys, sampleKey(SampleOf(r)))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, keys)
+		}
+	}
+	if len(files) != 14 {
+		t.Fatalf("%d files, want 14 (2 datasets of 20 positions, 3 per file)", len(files))
+	}
+	var scanned []string
+	if err := d.Scan(ctx, func(s *train.Sample) error { scanned = append(scanned, sampleKey(*s)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(scanned, slices.Concat(files...)) {
+		t.Fatal("Scan does not visit the files in order")
+	}
+	shuffled := func(seed uint64) []string {
+		var keys []string
+		err := d.ScanShuffled(ctx, rand.New(rand.NewPCG(seed, 0)), func(s *train.Sample) error {
+			keys = append(keys, sampleKey(*s))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keys
+	}
+	first := shuffled(1)
+	if !reflect.DeepEqual(first, shuffled(1)) {
+		t.Error("the same seed gave two orders")
+	}
+	if reflect.DeepEqual(first, scanned) {
+		t.Error("ScanShuffled visited the files in Scan's order")
+	}
+	// first must be the files, whole, each once.
+	rest, used := first, make([]bool, len(files))
+	for len(rest) > 0 {
+		found := false
+		for i, f := range files {
+			if !used[i] && len(rest) >= len(f) && slices.Equal(rest[:len(f)], f) {
+				used[i], rest, found = true, rest[len(f):], true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("ScanShuffled: %d samples left that do not start an unvisited file", len(rest))
+		}
+	}
+	if slices.Contains(used, false) {
+		t.Error("ScanShuffled skipped a file")
+	}
+}
+
+// sampleKey identifies a sample by its move number, played index and
+// candidates' features.
+func sampleKey(s train.Sample) string { return fmt.Sprint(s.MoveNumber, s.Played, s.Candidates) }

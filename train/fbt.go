@@ -76,7 +76,7 @@ type FBTConfig struct {
 func DefaultFBTConfig() FBTConfig {
 	return FBTConfig{
 		Factors: 8, Epochs: 2, LearningRate: 0.1, RegW: 1e-4, RegV: 1e-3, InitStd: 0.05,
-		Optimizer: OptimizerAdagrad, ShuffleBuffer: 4096,
+		Optimizer: OptimizerAdagrad, ShuffleBuffer: DefaultShuffleBuffer,
 	}
 }
 

@@ -141,9 +141,22 @@ func countFeatures(ctx context.Context, src SampleSource) (samples, features int
 	return samples, int(maxID) + 1, err
 }
 
+// DefaultShuffleBuffer is the shuffle window of LFR and FBT for streamed
+// sources, in samples: on 19x19 a few hundred MB.
+const DefaultShuffleBuffer = 4096
+
+// coarseShuffler is a stream that can also visit its samples in an order
+// random at a coarse grain, such as whole files drawn from rng.
+type coarseShuffler interface {
+	ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*Sample) error) error
+}
+
 // scanShuffled visits every sample of src in a random order drawn from rng.
 // In-memory sources are shuffled exactly; streams pass through a shuffle
-// buffer of bufSize samples (the order is then only locally random).
+// buffer of bufSize samples (the order is then only locally random). A
+// coarseShuffler's coarse order goes under the buffer, so that a stream
+// stored in game or date order is also mixed beyond the buffer's window, and
+// differently every epoch.
 func scanShuffled(ctx context.Context, src SampleSource, rng *rand.Rand, bufSize int, visit func(*Sample) error) error {
 	if ra, ok := src.(randomAccess); ok {
 		order := rng.Perm(ra.Len())
@@ -159,8 +172,12 @@ func scanShuffled(ctx context.Context, src SampleSource, rng *rand.Rand, bufSize
 		}
 		return ctx.Err()
 	}
+	scan := src.Scan
+	if cs, ok := src.(coarseShuffler); ok {
+		scan = func(ctx context.Context, visit func(*Sample) error) error { return cs.ScanShuffled(ctx, rng, visit) }
+	}
 	buf := make([]*Sample, 0, bufSize)
-	err := src.Scan(ctx, func(s *Sample) error {
+	err := scan(ctx, func(s *Sample) error {
 		if len(buf) < bufSize {
 			buf = append(buf, s)
 			return nil

@@ -48,6 +48,23 @@ func (st stream) Scan(ctx context.Context, visit func(*Sample) error) error {
 	return st.s.Scan(ctx, visit)
 }
 
+// fileStream is a stream stored in files of fileSize samples, which
+// ScanShuffled visits in an order drawn from rng, as movecands.Data does.
+type fileStream struct {
+	stream
+	fileSize int
+}
+
+func (fs fileStream) ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*Sample) error) error {
+	files := rng.Perm((len(fs.s) + fs.fileSize - 1) / fs.fileSize)
+	for _, f := range files {
+		if err := fs.s[f*fs.fileSize : min((f+1)*fs.fileSize, len(fs.s))].Scan(ctx, visit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // allScores returns m's score of every candidate of samples.
 func allScores(m Model, samples Samples) []float64 {
 	var out []float64
@@ -251,7 +268,7 @@ func TestScanShuffledVisitsEverySampleOnce(t *testing.T) {
 	for i := range samples {
 		samples[i].MoveNumber = i
 	}
-	for _, src := range []SampleSource{samples, stream{samples}} {
+	for _, src := range []SampleSource{samples, stream{samples}, fileStream{stream{samples}, 10}} {
 		for _, buf := range []int{1, 7, 50, 1000} {
 			seen := make([]int, len(samples))
 			inOrder := true
@@ -270,7 +287,8 @@ func TestScanShuffledVisitsEverySampleOnce(t *testing.T) {
 					t.Errorf("%T, buffer %d: sample %d visited %d times", src, buf, i, k)
 				}
 			}
-			if inOrder && buf > 1 {
+			_, coarse := src.(coarseShuffler)
+			if inOrder && (buf > 1 || coarse) {
 				t.Errorf("%T, buffer %d: samples came in their original order", src, buf)
 			}
 		}

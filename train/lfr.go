@@ -85,7 +85,7 @@ type LFRConfig struct {
 func DefaultLFRConfig() LFRConfig {
 	return LFRConfig{
 		Factors: 8, Epochs: 10, LearningRate: 0.0005, RegW: 1e-4, RegV: 1e-3, InitStd: 0.05,
-		Sampling: SamplingWARP, ShuffleBuffer: 4096,
+		Sampling: SamplingWARP, ShuffleBuffer: DefaultShuffleBuffer,
 	}
 }
 

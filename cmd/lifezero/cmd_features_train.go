@@ -37,6 +37,9 @@ type FeatureTrainConfig struct {
 	Tolerance    float64 `yaml:"tolerance" help:"bt: stop once no log-gamma moves more than this in an iteration (0: run every iteration)"`
 	Seed         uint64  `yaml:"seed" help:"seed of the initial factors and the sample order (lfr, fbt)"`
 	InMemory     bool    `yaml:"in_memory" help:"lfr, fbt: load the positions in memory (exact shuffling, faster) instead of streaming them from disk every epoch (bt packs them in memory anyway)"`
+	// ShuffleBuffer bounds the memory of streaming: each position held costs
+	// its candidates' feature ids, tens of KB on 19x19.
+	ShuffleBuffer int `yaml:"shuffle_buffer" help:"lfr, fbt streamed from disk: positions held in the shuffle buffer, under a random order of the data files each epoch (0: 4096)"`
 
 	// init is a warm start for lfr and fbt (features train --init): a model
 	// of the same kind and feature set. Not a stage param.
@@ -70,6 +73,8 @@ func (c FeatureTrainConfig) check() error {
 		return &pipelines.ParamError{Key: "optimizer", Msg: fmt.Sprintf("%q: want adagrad or sgd", c.Optimizer)}
 	case c.Tolerance < 0:
 		return &pipelines.ParamError{Key: "tolerance", Msg: "must not be negative"}
+	case c.ShuffleBuffer < 0:
+		return &pipelines.ParamError{Key: "shuffle_buffer", Msg: "must not be negative"}
 	}
 	return nil
 }
@@ -139,6 +144,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
+		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
 		c.Init, _ = cfg.init.(*train.LFRModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
@@ -162,6 +168,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		if cfg.Optimizer != "" {
 			c.Optimizer = cfg.Optimizer
 		}
+		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
 		c.Init, _ = cfg.init.(*train.FBTModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
@@ -182,8 +189,11 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	if err != nil {
 		return nil, err
 	}
-	if inMemory {
+	switch {
+	case inMemory:
 		settings += ", positions in memory"
+	case cfg.Model != "bt":
+		settings += fmt.Sprintf(", streamed: files in random order, shuffle buffer %d", orDefault(cfg.ShuffleBuffer, train.DefaultShuffleBuffer))
 	}
 	return &trainOutcome{Model: m, Info: info, Samples: info.Samples, Features: n, Seconds: time.Since(start).Seconds(),
 		PeakBytes: peakMemory(), Settings: settings}, nil
@@ -244,7 +254,7 @@ func peakMemory() uint64 {
 }
 
 const featuresTrainSynopsis = "features train --model bt|lfr|fbt --data DATASET[,DATASET] --out WEIGHTS [--epochs N] [--factors K] " +
-	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream] [--init WEIGHTS]"
+	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream] [--shuffle-buffer N] [--init WEIGHTS]"
 
 // cmdFeaturesTrain trains a feature model on movecands datasets and writes
 // its weights, and the loss curve as a PNG next to them.
@@ -267,6 +277,7 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.Float64Var(&cfg.Tolerance, "tolerance", cfg.Tolerance, "bt: stop when no log-gamma moves more than this")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial factors and the sample order")
 	stream := fs.Bool("stream", false, "stream the positions from disk every epoch instead of loading them in memory")
+	fs.IntVar(&cfg.ShuffleBuffer, "shuffle-buffer", 0, "lfr, fbt with --stream: positions in the shuffle buffer (0: 4096; tens of KB each on 19x19)")
 	initPath := fs.String("init", "", "lfr, fbt: continue training from the weights in `FILE` (a model of the same kind, trained on the same feature set) instead of fresh factors")
 	rest, err := parseArgs(fs, args)
 	if err != nil {

@@ -61,12 +61,18 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 		if model == "lfr" {
 			args = append(args, "--sampling", "warp")
 		}
+		if model == "fbt" {
+			args = append(args, "--stream", "--shuffle-buffer", "5")
+		}
 		code, out, errs := lifezero(t, args...)
 		if code != 0 {
 			t.Fatalf("features train %s: exit %d\n%s\n%s", model, code, out, errs)
 		}
 		if model == "lfr" && !strings.Contains(out, "WARP sampling") {
 			t.Errorf("features train lfr --sampling warp does not say it samples by WARP:\n%s", out)
+		}
+		if model == "fbt" && !strings.Contains(out, "streamed: files in random order, shuffle buffer 5") {
+			t.Errorf("features train fbt --stream --shuffle-buffer 5 does not say how it streamed:\n%s", out)
 		}
 		if !strings.Contains(out, "trained "+model+" on 72 positions") || !strings.Contains(out, "2 epochs") {
 			t.Errorf("features train %s:\n%s", model, out)
@@ -147,6 +153,7 @@ func TestMovepredCommandErrors(t *testing.T) {
 		{[]string{"features", "train", "--model", "svm", "--data", "x", "--out", "y"}, `"svm": want bt, lfr or fbt`},
 		{[]string{"features", "train", "--model", "bt", "--out", "y"}, "--data DATASET is required"},
 		{[]string{"features", "train", "--model", "lfr", "--sampling", "hard", "--data", "x", "--out", "y"}, `param "sampling": "hard": want uniform, softmax or warp`},
+		{[]string{"features", "train", "--model", "fbt", "--shuffle-buffer", "-1", "--data", "x", "--out", "y"}, `param "shuffle_buffer": must not be negative`},
 		{[]string{"features", "frobnicate"}, "want: list, build or train"},
 		{[]string{"movepred", "--data", "x"}, "--model WEIGHTS or --random"},
 		{[]string{"movepred", "--random"}, "--data DATASET is required"},
