@@ -64,6 +64,9 @@ type FBTConfig struct {
 	// Progress, when set, is called after each epoch with the mean negative
 	// log-likelihood of the played moves.
 	Progress Progress `json:"-" yaml:"-"`
+	// Visited, when set, is called during each epoch with the number of
+	// samples visited since its last call (a progress bar's steps).
+	Visited func(samples int) `json:"-" yaml:"-"`
 	// Init, when set, is a warm start as in LFRConfig. Adagrad's
 	// accumulated squared gradients are not in a weights file, so they
 	// start from zero: the first steps are as large as a fresh run's.
@@ -107,7 +110,7 @@ func TrainFBT(ctx context.Context, src SampleSource, cfg FBTConfig, rng *rand.Ra
 	info := TrainInfo{Samples: samples}
 	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
 		t.loss, t.samples = 0, 0
-		if err := scanShuffled(ctx, src, rng, cfg.ShuffleBuffer, t.sample); err != nil {
+		if err := scanShuffled(ctx, src, rng, cfg.ShuffleBuffer, cfg.Visited, t.sample); err != nil {
 			return nil, fmt.Errorf("fbt epoch %d: %w", epoch, err)
 		}
 		loss := t.loss / float64(max(t.samples, 1))

@@ -145,6 +145,10 @@ func countFeatures(ctx context.Context, src SampleSource) (samples, features int
 // sources, in samples: on 19x19 a few hundred MB.
 const DefaultShuffleBuffer = 4096
 
+// visitedBatch is how many samples pass between two calls of a Visited hook:
+// often enough for a progress bar, rarely enough to cost nothing.
+const visitedBatch = 1024
+
 // coarseShuffler is a stream that can also visit its samples in an order
 // random at a coarse grain, such as whole files drawn from rng.
 type coarseShuffler interface {
@@ -157,7 +161,25 @@ type coarseShuffler interface {
 // coarseShuffler's coarse order goes under the buffer, so that a stream
 // stored in game or date order is also mixed beyond the buffer's window, and
 // differently every epoch.
-func scanShuffled(ctx context.Context, src SampleSource, rng *rand.Rand, bufSize int, visit func(*Sample) error) error {
+//
+// visited, when not nil, is called with the number of samples visited since
+// its last call, every visitedBatch samples and once more at the end.
+func scanShuffled(ctx context.Context, src SampleSource, rng *rand.Rand, bufSize int, visited func(samples int), visit func(*Sample) error) error {
+	if visited != nil {
+		inner, n := visit, 0
+		visit = func(s *Sample) error {
+			if n++; n == visitedBatch {
+				visited(n)
+				n = 0
+			}
+			return inner(s)
+		}
+		defer func() {
+			if n > 0 {
+				visited(n)
+			}
+		}()
+	}
 	if ra, ok := src.(randomAccess); ok {
 		order := rng.Perm(ra.Len())
 		for n, i := range order {

@@ -48,6 +48,18 @@ func (st stream) Scan(ctx context.Context, visit func(*Sample) error) error {
 	return st.s.Scan(ctx, visit)
 }
 
+// The visited hook comes every visitedBatch samples and once for the rest.
+func TestScanShuffledVisitedHook(t *testing.T) {
+	samples := make(Samples, 2*visitedBatch+100)
+	for _, src := range []SampleSource{samples, stream{samples}} {
+		var calls []int
+		err := scanShuffled(context.Background(), src, newRand(1), 7, func(k int) { calls = append(calls, k) }, func(*Sample) error { return nil })
+		if want := []int{visitedBatch, visitedBatch, 100}; err != nil || !slices.Equal(calls, want) {
+			t.Errorf("%T: hook called with %v (error %v), want %v", src, calls, err, want)
+		}
+	}
+}
+
 // fileStream is a stream stored in files of fileSize samples, which
 // ScanShuffled visits in an order drawn from rng, as movecands.Data does.
 type fileStream struct {
@@ -58,7 +70,7 @@ type fileStream struct {
 func (fs fileStream) ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*Sample) error) error {
 	files := rng.Perm((len(fs.s) + fs.fileSize - 1) / fs.fileSize)
 	for _, f := range files {
-		if err := fs.s[f*fs.fileSize : min((f+1)*fs.fileSize, len(fs.s))].Scan(ctx, visit); err != nil {
+		if err := fs.s[f*fs.fileSize:min((f+1)*fs.fileSize, len(fs.s))].Scan(ctx, visit); err != nil {
 			return err
 		}
 	}
@@ -272,8 +284,9 @@ func TestScanShuffledVisitsEverySampleOnce(t *testing.T) {
 		for _, buf := range []int{1, 7, 50, 1000} {
 			seen := make([]int, len(samples))
 			inOrder := true
-			n := 0
-			err := scanShuffled(context.Background(), src, newRand(uint64(buf)), buf, func(s *Sample) error {
+			n, counted := 0, 0
+			visited := func(k int) { counted += k }
+			err := scanShuffled(context.Background(), src, newRand(uint64(buf)), buf, visited, func(s *Sample) error {
 				seen[s.MoveNumber]++
 				inOrder = inOrder && s.MoveNumber == n
 				n++
@@ -281,6 +294,9 @@ func TestScanShuffledVisitsEverySampleOnce(t *testing.T) {
 			})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if counted != len(samples) {
+				t.Errorf("%T, buffer %d: visited hook counted %d samples, want %d", src, buf, counted, len(samples))
 			}
 			for i, k := range seen {
 				if k != 1 {

@@ -70,6 +70,9 @@ type LFRConfig struct {
 	ShuffleBuffer int `json:"shuffle_buffer" yaml:"shuffle_buffer"`
 	// Progress, when set, is called after each epoch with the mean pairwise loss.
 	Progress Progress `json:"-" yaml:"-"`
+	// Visited, when set, is called during each epoch with the number of
+	// samples visited since its last call (a progress bar's steps).
+	Visited func(samples int) `json:"-" yaml:"-"`
 	// Init, when set, is a warm start: training continues from a copy of
 	// its weights (more epochs, or new game records) instead of fresh
 	// factors. It must have the data's number of features; its k replaces
@@ -177,7 +180,7 @@ func TrainLFR(ctx context.Context, src SampleSource, cfg LFRConfig, rng *rand.Ra
 	info := TrainInfo{Samples: samples}
 	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
 		t.loss, t.pairs = 0, 0
-		if err := scanShuffled(ctx, src, rng, cfg.ShuffleBuffer, t.sample); err != nil {
+		if err := scanShuffled(ctx, src, rng, cfg.ShuffleBuffer, cfg.Visited, t.sample); err != nil {
 			return nil, fmt.Errorf("lfr epoch %d: %w", epoch, err)
 		}
 		loss := t.loss / float64(max(t.pairs, 1))

@@ -115,8 +115,12 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	n := data.NumFeatures()
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x66656174)) // "feat"
 	epochs := 0
+	// The bar steps by MM iteration for bt, by position for lfr and fbt
+	// (Visited), whose epochs take minutes to hours on millions of positions.
 	progress := func(epoch int, loss float64) {
-		pr.Add(1)
+		if cfg.Model == "bt" {
+			pr.Add(1)
+		}
 		log.Info("epoch done", "model", cfg.Model, "epoch", epoch, "of", epochs, "loss", loss)
 	}
 	start := time.Now()
@@ -155,7 +159,8 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		if c.Init != nil {
 			settings += ", warm start"
 		}
-		pr.Start(epochs, "lfr epochs")
+		c.Visited = pr.Add
+		pr.Start(epochs*int(data.Positions()), fmt.Sprintf("lfr, %d epochs: positions", epochs))
 		var lfr *train.LFRModel
 		if lfr, err = train.TrainLFR(ctx, src, c, rng); err == nil {
 			m, info = lfr, lfr.Info
@@ -179,7 +184,8 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		if c.Init != nil {
 			settings += ", warm start"
 		}
-		pr.Start(epochs, "fbt epochs")
+		c.Visited = pr.Add
+		pr.Start(epochs*int(data.Positions()), fmt.Sprintf("fbt, %d epochs: positions", epochs))
 		var fbt *train.FBTModel
 		if fbt, err = train.TrainFBT(ctx, src, c, rng); err == nil {
 			m, info = fbt, fbt.Info
