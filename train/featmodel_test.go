@@ -27,6 +27,12 @@ var trainers = []struct {
 		cfg.Epochs, cfg.Factors, cfg.Negatives, cfg.Progress = 3, 3, 4, progress
 		return TrainLFR(ctx, src, cfg, rng)
 	}},
+	{"lfr adagrad", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress Progress) (Model, error) {
+		cfg := DefaultLFRConfig()
+		cfg.Epochs, cfg.Factors, cfg.Negatives, cfg.Progress = 3, 3, 4, progress
+		cfg.Optimizer, cfg.LearningRate = OptimizerAdagrad, 0.1
+		return TrainLFR(ctx, src, cfg, rng)
+	}},
 	{"fbt", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress Progress) (Model, error) {
 		cfg := DefaultFBTConfig()
 		cfg.Epochs, cfg.Factors, cfg.Progress = 3, 3, progress

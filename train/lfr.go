@@ -66,6 +66,13 @@ type LFRConfig struct {
 	Temperature float64 `json:"temperature,omitempty" yaml:"temperature"`
 	// NumFeatures fixes the number of feature ids; 0 counts them from the data.
 	NumFeatures int `json:"num_features" yaml:"num_features"`
+	// Optimizer is OptimizerSGD (or empty: the paper's plain SGD) or
+	// OptimizerAdagrad, whose per-parameter steps lr·g/√Σg² give the rare
+	// features (most shapes) large steps where one SGD step size is too
+	// small for them or too large for the common ones. Adagrad's steps do
+	// not change when every gradient is scaled by a constant, so a learning
+	// rate suits both LFR's pairwise loss and FBT's softmax.
+	Optimizer string `json:"optimizer,omitempty" yaml:"optimizer"`
 	// ShuffleBuffer is the shuffle window for sources not held in memory.
 	ShuffleBuffer int `json:"shuffle_buffer" yaml:"shuffle_buffer"`
 	// Progress, when set, is called after each epoch with the mean pairwise loss.
@@ -123,6 +130,9 @@ func (c LFRConfig) validate() error {
 	default:
 		return fmt.Errorf("sampling %q: want %q, %q or %q", c.Sampling, SamplingUniform, SamplingSoftmax, SamplingWARP)
 	}
+	if c.Optimizer != "" && c.Optimizer != OptimizerSGD && c.Optimizer != OptimizerAdagrad {
+		return fmt.Errorf("optimizer %q: want %q or %q", c.Optimizer, OptimizerSGD, OptimizerAdagrad)
+	}
 	if !(c.Temperature >= 0) || math.IsInf(c.Temperature, 0) {
 		return fmt.Errorf("temperature %v: want finite and >= 0 (0: 1)", c.Temperature)
 	}
@@ -168,7 +178,7 @@ func TrainLFR(ctx context.Context, src SampleSource, cfg LFRConfig, rng *rand.Ra
 	if err != nil {
 		return nil, fmt.Errorf("lfr: %w", err)
 	}
-	st := newFMStep(fm, cfg.LearningRate, cfg.RegW, cfg.RegV, false)
+	st := newFMStep(fm, cfg.LearningRate, cfg.RegW, cfg.RegV, cfg.Optimizer == OptimizerAdagrad)
 	t := lfrTrainer{fm: fm, st: st, rng: rng, sampling: cfg.Sampling, negatives: cfg.Negatives, temperature: cfg.Temperature,
 		sumA: make([]float64, fm.k), sumB: make([]float64, fm.k)}
 	if t.sampling != SamplingUniform && t.sampling != "" {

@@ -202,6 +202,8 @@ func TestLFRSamplingConfigErrors(t *testing.T) {
 		{"infinite temperature", func(c *LFRConfig) { c.Temperature = math.Inf(1) }, "temperature"},
 		{"softmax, negatives default", func(c *LFRConfig) { c.Sampling = SamplingSoftmax }, ""},
 		{"warp", func(c *LFRConfig) { c.Sampling, c.Negatives = SamplingWARP, 2 }, ""},
+		{"unknown optimizer", func(c *LFRConfig) { c.Optimizer = "adam" }, `optimizer "adam"`},
+		{"adagrad", func(c *LFRConfig) { c.Optimizer = OptimizerAdagrad }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ type FeatureTrainConfig struct {
 	Sampling     string  `yaml:"sampling" help:"lfr: how the other moves paired with the played one are drawn: uniform, softmax (in proportion to exp(score/temperature) under the current model) or warp (uniformly until one scores within 1 of the played move, weighted by the rank that suggests) (empty: warp)"`
 	Negatives    int     `yaml:"negatives" help:"lfr: other legal moves paired with the played move per position and epoch (0: uniform all, softmax and warp 16)"`
 	Temperature  float64 `yaml:"temperature" help:"lfr, softmax sampling: the scores are divided by it before the softmax (0: 1)"`
-	Optimizer    string  `yaml:"optimizer" help:"fbt: adagrad or sgd (empty: adagrad)"`
+	Optimizer    string  `yaml:"optimizer" help:"lfr, fbt: sgd or adagrad (empty: lfr sgd, fbt adagrad)"`
 	Tolerance    float64 `yaml:"tolerance" help:"bt: stop once no log-gamma moves more than this in an iteration (0: run every iteration)"`
 	Seed         uint64  `yaml:"seed" help:"seed of the initial factors and the sample order (lfr, fbt)"`
 	InMemory     bool    `yaml:"in_memory" help:"lfr, fbt: load the positions in memory (exact shuffling, faster) instead of streaming them from disk every epoch (bt packs them in memory anyway)"`
@@ -149,13 +149,14 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
 		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
+		c.Optimizer = orDefaultS(cfg.Optimizer, train.OptimizerSGD)
 		c.Init, _ = cfg.init.(*train.LFRModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
 		}
 		epochs = c.Epochs
-		settings = fmt.Sprintf("SGD, k %d, learning rate %g, reg_w %g, reg_v %g, %s, %d epochs, seed %d",
-			c.Factors, c.LearningRate, c.RegW, c.RegV, lfrPairs(c), c.Epochs, cfg.Seed)
+		settings = fmt.Sprintf("%s, k %d, learning rate %g, reg_w %g, reg_v %g, %s, %d epochs, seed %d",
+			c.Optimizer, c.Factors, c.LearningRate, c.RegW, c.RegV, lfrPairs(c), c.Epochs, cfg.Seed)
 		if c.Init != nil {
 			settings += ", warm start"
 		}
@@ -260,7 +261,7 @@ func peakMemory() uint64 {
 }
 
 const featuresTrainSynopsis = "features train --model bt|lfr|fbt --data DATASET[,DATASET] --out WEIGHTS [--epochs N] [--factors K] " +
-	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer adagrad|sgd] [--tolerance X] [--seed N] [--stream] [--shuffle-buffer N] [--init WEIGHTS]"
+	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer sgd|adagrad] [--tolerance X] [--seed N] [--stream] [--shuffle-buffer N] [--init WEIGHTS]"
 
 // cmdFeaturesTrain trains a feature model on movecands datasets and writes
 // its weights, and the loss curve as a PNG next to them.
@@ -279,7 +280,7 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.StringVar(&cfg.Sampling, "sampling", "", "lfr: how other moves are paired with the played one: uniform, softmax or warp (default warp)")
 	fs.IntVar(&cfg.Negatives, "negatives", 0, "lfr: other moves paired with the played one per position (0: uniform all, softmax and warp 16)")
 	fs.Float64Var(&cfg.Temperature, "temperature", 0, "lfr, softmax sampling: divides the scores before the softmax (0: 1)")
-	fs.StringVar(&cfg.Optimizer, "optimizer", "", "fbt: adagrad or sgd (default adagrad)")
+	fs.StringVar(&cfg.Optimizer, "optimizer", "", "lfr, fbt: sgd or adagrad (default: lfr sgd, fbt adagrad)")
 	fs.Float64Var(&cfg.Tolerance, "tolerance", cfg.Tolerance, "bt: stop when no log-gamma moves more than this")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial factors and the sample order")
 	stream := fs.Bool("stream", false, "stream the positions from disk every epoch instead of loading them in memory")
