@@ -171,9 +171,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.NumFeatures, c.Progress, c.RegW, c.RegV = n, progress, cfg.RegW, cfg.RegV
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
-		if cfg.Optimizer != "" {
-			c.Optimizer = cfg.Optimizer
-		}
+		c.Optimizer = orDefaultS(cfg.Optimizer, c.Optimizer)
 		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
 		c.Init, _ = cfg.init.(*train.FBTModel)
 		if c.Init != nil {
