@@ -233,12 +233,21 @@ func OpenKind(dir, kind string, schemaVersion int) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.m.Kind != kind || r.m.SchemaVersion != schemaVersion {
+	if err := checkKind(dir, r.m, kind, schemaVersion); err != nil {
 		r.Close()
-		return nil, fmt.Errorf("datasets: %s is a %q dataset, schema version %d; want %q version %d (rebuild it with this version of lifezero)",
-			dir, r.m.Kind, r.m.SchemaVersion, kind, schemaVersion)
+		return nil, err
 	}
 	return r, nil
+}
+
+// checkKind fails unless m, the manifest of the dataset in dir, has the
+// given kind and schema version.
+func checkKind(dir string, m *Manifest, kind string, schemaVersion int) error {
+	if m.Kind != kind || m.SchemaVersion != schemaVersion {
+		return fmt.Errorf("datasets: %s is a %q dataset, schema version %d; want %q version %d (rebuild it with this version of lifezero)",
+			dir, m.Kind, m.SchemaVersion, kind, schemaVersion)
+	}
+	return nil
 }
 
 // Manifest is the dataset's verified manifest.

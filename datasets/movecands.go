@@ -2,9 +2,7 @@ package datasets
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -345,40 +343,24 @@ func ForEachMoveCands(ctx context.Context, dir string, fn func(*MoveCands) error
 // checks m's kind and schema version, and stops at the first error or when
 // ctx is done.
 func ForEachMoveCandsFile(ctx context.Context, dir string, m *Manifest, file int, fn func(*MoveCands) error) error {
-	if m.Kind != MoveCandsKind || m.SchemaVersion != MoveCandsSchemaVersion {
-		return fmt.Errorf("datasets: %s is a %q dataset, schema version %d; want %q version %d (rebuild it with this version of lifezero)",
-			dir, m.Kind, m.SchemaVersion, MoveCandsKind, MoveCandsSchemaVersion)
+	if err := checkKind(dir, m, MoveCandsKind, MoveCandsSchemaVersion); err != nil {
+		return err
 	}
 	if file < 0 || file >= len(m.Files) {
 		return fmt.Errorf("datasets: %s: no data file %d (the manifest lists %d)", dir, file, len(m.Files))
 	}
-	e := m.Files[file]
-	f, err := OpenFile(dir, e, nil)
-	if err != nil {
+	// A Reader over a manifest listing only that file checks its rows
+	// against the entry as it reads.
+	one := *m
+	one.Files = m.Files[file : file+1]
+	r := &Reader{dir: dir, m: &one, file: -1}
+	if err := r.openNext(); err != nil {
 		return err
 	}
-	defer f.Close()
-	var rows int64
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rec, err := f.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		rows += rec.NumRows()
-		if err := decodeMoveCands(rec, e.Name, dir, fn); err != nil {
-			return err
-		}
-	}
-	if rows != e.Rows {
-		return fmt.Errorf("datasets: %s: %d rows, manifest says %d", f.path, rows, e.Rows)
-	}
-	return nil
+	defer r.Close()
+	return r.forEach(ctx, func(rec arrow.Record) error {
+		return decodeMoveCands(rec, one.Files[0].Name, dir, fn)
+	})
 }
 
 // decodeMoveCands is MoveCandsFromRecord that names the dataset and file in

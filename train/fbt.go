@@ -42,7 +42,15 @@ func (m *FBTModel) machine() *factorMachine {
 	return &m.factorMachine
 }
 
-// Optimizers TrainFBT knows.
+// checkOptimizer fails unless o is one of the optimizers.
+func checkOptimizer(o string) error {
+	if o != OptimizerSGD && o != OptimizerAdagrad {
+		return fmt.Errorf("optimizer %q: want %q or %q", o, OptimizerAdagrad, OptimizerSGD)
+	}
+	return nil
+}
+
+// Optimizers TrainFBT and TrainLFR know.
 const (
 	OptimizerSGD     = "sgd"
 	OptimizerAdagrad = "adagrad"
@@ -84,8 +92,8 @@ func DefaultFBTConfig() FBTConfig {
 }
 
 func (c FBTConfig) validate() error {
-	if c.Optimizer != OptimizerSGD && c.Optimizer != OptimizerAdagrad {
-		return fmt.Errorf("optimizer %q: want %q or %q", c.Optimizer, OptimizerAdagrad, OptimizerSGD)
+	if err := checkOptimizer(c.Optimizer); err != nil {
+		return err
 	}
 	return validateSGD(c.Factors, c.Epochs, c.LearningRate, c.RegW, c.RegV, c.InitStd, c.NumFeatures, c.ShuffleBuffer, 0)
 }

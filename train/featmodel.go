@@ -166,17 +166,17 @@ type coarseShuffler interface {
 // its last call, every visitedBatch samples and once more at the end.
 func scanShuffled(ctx context.Context, src SampleSource, rng *rand.Rand, bufSize int, visited func(samples int), visit func(*Sample) error) error {
 	if visited != nil {
-		inner, n := visit, 0
+		inner, pending := visit, 0
 		visit = func(s *Sample) error {
-			if n++; n == visitedBatch {
-				visited(n)
-				n = 0
+			if pending++; pending == visitedBatch {
+				visited(pending)
+				pending = 0
 			}
 			return inner(s)
 		}
 		defer func() {
-			if n > 0 {
-				visited(n)
+			if pending > 0 {
+				visited(pending)
 			}
 		}()
 	}

@@ -130,8 +130,10 @@ func (c LFRConfig) validate() error {
 	default:
 		return fmt.Errorf("sampling %q: want %q, %q or %q", c.Sampling, SamplingUniform, SamplingSoftmax, SamplingWARP)
 	}
-	if c.Optimizer != "" && c.Optimizer != OptimizerSGD && c.Optimizer != OptimizerAdagrad {
-		return fmt.Errorf("optimizer %q: want %q or %q", c.Optimizer, OptimizerSGD, OptimizerAdagrad)
+	if c.Optimizer != "" {
+		if err := checkOptimizer(c.Optimizer); err != nil {
+			return err
+		}
 	}
 	if !(c.Temperature >= 0) || math.IsInf(c.Temperature, 0) {
 		return fmt.Errorf("temperature %v: want finite and >= 0 (0: 1)", c.Temperature)
