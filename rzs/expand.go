@@ -2,7 +2,6 @@ package rzs
 
 import (
 	"lifezero/game"
-	"lifezero/mcts"
 )
 
 // expand judges the last node of path, proves it when the goal is decided
@@ -10,39 +9,33 @@ import (
 // with the evaluator's priors. It then propagates proofs and backs up the
 // value.
 func (s *mcSolver) expand(path []pathStep) {
-	leaf := path[len(path)-1]
+	leaf := &path[len(path)-1]
 	id, pos := leaf.id, leaf.pos
-	standing := s.pr.Crucial
-	if len(path) > 1 {
-		parent := path[len(path)-2]
-		standing = s.pr.Standing(pos, &s.state[parent.id].standing)
-		ch := changedPoints(parent.pos, pos)
-		s.change[id] = &ch
-	}
+	standing := leaf.standing
 	s.nodes++
 	key := ttKey(pos, &standing)
 	j := s.pr.Judge(pos, &standing)
 	switch {
 	case j.Outcome == game.LivingWins:
-		s.prove(id, Win, j.Zone)
+		s.prove(id, Win, s.newZone(j.Zone))
 	case j.Outcome == game.LivingFails:
-		s.prove(id, Loss, game.PointSet{})
+		s.prove(id, Loss, 0)
 	default:
-		if e, ok := s.tt.Lookup(key); ok {
-			s.prove(id, e.status, e.zone)
+		if st, z, ok := s.tt.lookup(key); ok {
+			s.prove(id, st, z)
 		}
 	}
-	if s.status[id] == Unknown {
-		value := s.createChildren(id, pos, standing)
-		if s.status[id] == Unknown && s.opts.Table != nil && id != 0 {
-			s.lookupTable(int32(id), pos)
+	if s.status(id) == Unknown {
+		value := s.createChildren(id, pos)
+		if s.status(id) == Unknown && s.opts.Table != nil && id != rootNode {
+			s.lookupTable(id, pos, &standing)
 		}
-		if s.status[id] == Unknown {
-			s.tree.Backup(id, float64(value), s.living, false)
+		if s.status(id) == Unknown {
+			s.tree.backup(id, float64(value), s.living)
 			return
 		}
-	} else if !s.historyDep[id] {
-		s.tt.Store(key, ttEntry{s.status[id], s.zoneOf(id)})
+	} else if !s.historyDep(id) {
+		s.tt.store(key, s.status(id), s.tree.node(id).zone)
 		if j.Outcome == game.LivingWins && s.opts.Table != nil {
 			s.opts.Table.Insert(pos, &standing, j.Zone)
 		}
@@ -52,14 +45,15 @@ func (s *mcSolver) expand(path []pathStep) {
 }
 
 // createChildren expands an undecided node and returns the evaluator's value.
-func (s *mcSolver) createChildren(id mcts.NodeID, pos *game.Position, standing game.PointSet) float32 {
+func (s *mcSolver) createChildren(id int32, pos *game.Position) float32 {
 	toMove := pos.ToMove()
 	moves, barred := pos.LegalMovesSuperko(nil, &s.pr.Region)
+	n := s.tree.node(id)
 	if barred > 0 {
 		// Whatever this node proves may hold only for positions reached
 		// with the same history: Lemma 1's zone patterns and whole-board
 		// table entries must not carry it to other paths.
-		s.historyDep[id] = true
+		n.flags |= flagHistoryDep
 	}
 	or := toMove == s.living
 	if !or {
@@ -67,69 +61,78 @@ func (s *mcSolver) createChildren(id mcts.NodeID, pos *game.Position, standing g
 		// a pass lets the killer end the game by passing too.
 		moves = append(moves, game.Pass)
 	}
-	ns := &nodeState{standing: standing, mustPass: true}
-	s.state[id] = ns
+	n.flags |= flagExpanded
 	if len(moves) == 0 {
-		s.status[id] = Loss // the living side has no move left
+		n.status = Loss // the living side has no move left
 		return 0
 	}
-	for _, m := range moves {
-		if m != game.Pass {
-			ns.mustPlay.Add(m)
-		}
-	}
 	priors, value := s.opts.Evaluator.Evaluate(pos, s.pr, moves)
-	s.tree.Expand(id, toMove, moves, priors)
-	for len(s.status) < s.tree.Len() {
-		s.status = append(s.status, Unknown)
-	}
+	s.tree.expand(id, toMove, moves, priors)
 	return value
 }
 
-func (s *mcSolver) prove(id mcts.NodeID, st Status, zone game.PointSet) {
-	s.status[id] = st
+// newZone stores a won node's zone (all points without zones).
+func (s *mcSolver) newZone(z game.PointSet) int32 {
+	if s.opts.NoRZ {
+		return s.allZone
+	}
+	return s.zones.add(z)
+}
+
+// prove sets a node's status and, for a win, its zone reference.
+func (s *mcSolver) prove(id int32, st Status, zone int32) {
+	n := s.tree.node(id)
+	n.status = st
 	if st == Win {
 		if s.opts.NoRZ {
-			zone = s.all
+			zone = s.allZone
 		}
-		s.zone[id] = &zone
+		n.zone = zone
+	}
+	s.proven(id)
+}
+
+// proven releases what an unproven node kept for its proof: its AND state.
+func (s *mcSolver) proven(id int32) {
+	n := s.tree.node(id)
+	if n.aux != 0 {
+		s.and.release(n.aux)
+		n.aux = 0
 	}
 }
 
-func (s *mcSolver) zoneOf(id mcts.NodeID) game.PointSet {
-	if z := s.zone[id]; z != nil {
-		return *z
-	}
-	return game.PointSet{}
+func (s *mcSolver) zoneOf(id int32) game.PointSet {
+	return s.zones.get(s.tree.node(id).zone)
 }
 
 // backupProven backs up the exact value of a proven node.
-func (s *mcSolver) backupProven(id mcts.NodeID) {
+func (s *mcSolver) backupProven(id int32) {
 	v := 0.0
-	if s.status[id] == Win {
+	if s.status(id) == Win {
 		v = 1
 	}
-	s.tree.Backup(id, v, s.living, false)
+	s.tree.backup(id, v, s.living)
 }
 
 // propagate carries a proof from the end of path towards the root for as
 // long as parents become proven.
 func (s *mcSolver) propagate(path []pathStep) {
 	for i := len(path) - 1; i > 0; i-- {
-		child, parent := path[i], path[i-1]
-		if s.status[child.id] == Unknown || s.status[parent.id] != Unknown {
+		child, parent := &path[i], &path[i-1]
+		if s.status(child.id) == Unknown || s.status(parent.id) != Unknown {
 			return
 		}
 		st := s.update(parent, child)
 		if st == Unknown {
 			return
 		}
-		s.status[parent.id] = st
-		if s.historyDep[parent.id] {
+		s.tree.node(parent.id).status = st
+		s.proven(parent.id)
+		if s.historyDep(parent.id) {
 			continue // the proof holds for this path's history only
 		}
-		standing := &s.state[parent.id].standing
-		s.tt.Store(ttKey(parent.pos, standing), ttEntry{st, s.zoneOf(parent.id)})
+		standing := &parent.standing
+		s.tt.store(ttKey(parent.pos, standing), st, s.tree.node(parent.id).zone)
 		if st == Win && s.opts.Table != nil && !s.opts.NoRZ {
 			s.opts.Table.Insert(parent.pos, standing, s.zoneOf(parent.id))
 		}
@@ -138,55 +141,83 @@ func (s *mcSolver) propagate(path []pathStep) {
 
 // update applies a newly proven child to its parent and returns the
 // parent's new status.
-func (s *mcSolver) update(parent, child pathStep) Status {
-	cst := s.status[child.id]
+func (s *mcSolver) update(parent, child *pathStep) Status {
+	cn := s.tree.node(child.id)
+	cst := cn.status
+	pn := s.tree.node(parent.id)
 	// Every child proof applied here becomes part of the parent's proof
 	// (the winning or refuting child, each refuted defence and the null
 	// moves whose zones prune their siblings), and with it any dependence
 	// on the path's history.
-	if s.historyDep[child.id] {
-		s.historyDep[parent.id] = true
+	if cn.flags&flagHistoryDep != 0 {
+		pn.flags |= flagHistoryDep
 	}
-	move := s.tree.Node(child.id).Move
+	move := cn.move
 	if s.isOR(parent.id) {
 		if cst == Win {
-			z := s.all
-			if !s.opts.NoRZ {
-				z = DilateOR(parent.pos, child.pos, move, *s.zone[child.id])
+			if s.opts.NoRZ {
+				pn.zone = s.allZone
+			} else {
+				pn.zone = s.zones.add(DilateOR(parent.pos, child.pos, move, s.zoneOf(child.id)))
 			}
-			s.zone[parent.id] = &z
 			return Win
 		}
-		for _, c := range s.tree.Children(parent.id) {
-			if s.status[c] != Loss {
-				return Unknown
+		c, _ := s.tree.kidsOf(parent.id)
+		losses := 0
+		s.tree.visited(parent.id, func(r int32) {
+			if s.status(r) == Loss {
+				losses++
 			}
+		})
+		if losses < c.n {
+			return Unknown
 		}
 		return Loss
 	}
 	if cst == Loss {
 		return Loss
 	}
-	ns := s.state[parent.id]
-	cz := s.zone[child.id]
-	if !s.opts.NoRZ && isNullMove(s.change[child.id], cz) {
-		ns.mustPlay = ns.mustPlay.Intersect(*cz)
+	if pn.aux == 0 {
+		a := s.and.alloc()
+		*s.and.at(a) = andState{mustPlay: s.tree.childMoves(parent.id), mustPass: true}
+		s.tree.node(parent.id).aux = a
+	}
+	ns := s.and.at(s.tree.node(parent.id).aux)
+	cz := s.zoneOf(child.id)
+	changed := changedPoints(parent.pos, child.pos)
+	if !s.opts.NoRZ && isNullMove(&changed, &cz) {
+		ns.mustPlay = ns.mustPlay.Intersect(cz)
 		ns.mustPass = false
 	} else if move == game.Pass {
 		ns.mustPass = false
 	} else {
 		ns.mustPlay.Remove(move)
 	}
-	ns.union = ns.union.Union(*cz)
-	for _, c := range s.tree.Children(parent.id) {
-		if s.inMustPlay(ns, s.tree.Node(c).Move) && s.status[c] != Win {
-			return Unknown
+	ns.union = ns.union.Union(cz)
+	// Every child in the must-play region must be won: an unvisited child
+	// is unproven.
+	open := false
+	c, _ := s.tree.kidsOf(parent.id)
+	moves := s.tree.moves(&c, s.tree.scratch[:0])
+	s.tree.scratch = moves
+	r := s.tree.node(parent.id).firstRec
+	for i, m := range moves {
+		rec := int32(0)
+		if r != 0 && int(s.tree.node(r).childIdx) == i {
+			rec, r = r, s.tree.node(r).nextSib
 		}
+		if inMustPlay(ns, m) && (rec == 0 || s.status(rec) != Win) {
+			open = true
+			break
+		}
+	}
+	if open {
+		return Unknown
 	}
 	z := s.all
 	if !s.opts.NoRZ {
 		z = DilateAND(parent.pos, ns.union, &s.pr.Region, s.living)
 	}
-	s.zone[parent.id] = &z
+	s.tree.node(parent.id).zone = s.newZone(z)
 	return Win
 }

@@ -2,7 +2,6 @@ package rzs
 
 import (
 	"lifezero/game"
-	"lifezero/mcts"
 )
 
 // ProofTree is the part of a searched tree that proves its root's status:
@@ -25,44 +24,55 @@ const maxProofNodes = 20000
 
 func (s *mcSolver) proofTree() *ProofTree {
 	budget := maxProofNodes
-	return s.proofNode(0, &budget)
+	return s.proofNode(rootNode, &budget)
 }
 
-func (s *mcSolver) proofNode(id mcts.NodeID, budget *int) *ProofTree {
+func (s *mcSolver) proofNode(id int32, budget *int) *ProofTree {
 	*budget--
-	n := s.tree.Node(id)
-	t := &ProofTree{Move: n.Move, Player: n.Player, Status: s.status[id], Zone: s.zone[id], Visits: n.Visits}
+	n := s.tree.node(id)
+	var zone *game.PointSet
+	if n.zone != 0 {
+		z := s.zones.get(n.zone)
+		zone = &z
+	}
+	t := &ProofTree{Move: n.move, Player: n.player, Status: n.status, Zone: zone, Visits: n.visits}
 	if *budget <= 0 {
 		return t
 	}
-	for _, c := range s.proofChildren(id) {
-		t.Children = append(t.Children, s.proofNode(c, budget))
-	}
-	return t
-}
-
-func (s *mcSolver) proofChildren(id mcts.NodeID) []mcts.NodeID {
-	kids := s.tree.Children(id)
-	st := s.status[id]
+	st := n.status
 	or := s.isOR(id)
-	var out []mcts.NodeID
 	switch {
 	case st == Unknown:
-		if best := s.tree.MostVisited(id); best != mcts.None {
-			out = append(out, best)
+		_, move, rec, ok := s.tree.mostVisited(id)
+		switch {
+		case !ok:
+		case rec != 0:
+			t.Children = append(t.Children, s.proofNode(rec, budget))
+		default: // never visited: a bare unproven leaf
+			*budget--
+			c, _ := s.tree.kidsOf(id)
+			t.Children = append(t.Children, &ProofTree{Move: move, Player: c.player, Status: Unknown})
 		}
 	case (st == Win) == or: // one child proves it
-		for _, c := range kids {
-			if s.status[c] == st {
-				return append(out, c)
+		var first int32
+		s.tree.visited(id, func(c int32) {
+			if first == 0 && s.status(c) == st {
+				first = c
 			}
+		})
+		if first != 0 {
+			t.Children = append(t.Children, s.proofNode(first, budget))
 		}
 	default: // all searched children are needed
-		for _, c := range kids {
-			if s.status[c] == st {
-				out = append(out, c)
+		var kids []int32
+		s.tree.visited(id, func(c int32) {
+			if s.status(c) == st {
+				kids = append(kids, c)
 			}
+		})
+		for _, c := range kids {
+			t.Children = append(t.Children, s.proofNode(c, budget))
 		}
 	}
-	return out
+	return t
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"lifezero/game"
-	"lifezero/mcts"
 )
 
 // Options configure a solve.
@@ -28,6 +27,10 @@ type Options struct {
 	// Table, when set, is the RZ pattern table: looked up at every
 	// unproven node reached and fed every proven win.
 	Table PatternTable
+	// MaxMemory bounds the memory the search holds, in bytes (0: none).
+	// Near it the solver first reclaims what proofs no longer need; when
+	// nothing is left to reclaim it stops with Unknown and Reason set.
+	MaxMemory int64
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -57,7 +60,13 @@ type Result struct {
 	// TableHits counts nodes proven by the pattern table.
 	TableHits int
 	Tree      *ProofTree // the searched tree, for solution output
-	Aborted   bool       // stopped by the context or the timeout
+	Aborted   bool       // stopped by the context, the timeout or the memory bound
+	// Reason says why an unproven search stopped before its budget, when
+	// it was not the context or the timeout ("memory bound 500MB reached").
+	Reason string
+	// MemoryBytes is the solver's own count of the memory it held at the
+	// end (tree, zones, transposition table; not the pattern table).
+	MemoryBytes int64
 }
 
 // errBudget is returned internally when the budget runs out.
@@ -70,63 +79,67 @@ func Solve(ctx context.Context, pr *game.Problem, opts Options) Result {
 	return s.run(ctx)
 }
 
-// nodeState is the proof bookkeeping of an expanded node.
-type nodeState struct {
+// andState is the proof bookkeeping of an AND node (the killer to move)
+// once one of its children is proven: until then every child is in the
+// must-play region and the union of proven zones is empty, so most AND
+// nodes never need one.
+type andState struct {
 	// mustPlay is the AND node's must-play region M (points; mustPass says
 	// whether the pass is still in M).
 	mustPlay game.PointSet
 	mustPass bool
-	union    game.PointSet // AND node: union of the proven children's zones
-	standing game.PointSet // crucial stones still standing here
-	// tableTime is the pattern table's clock at this node's last lookup.
-	tableTime uint64
+	union    game.PointSet // union of the proven children's zones
 }
 
 type mcSolver struct {
 	pr     *game.Problem
 	opts   Options
 	living game.Color
-	tree   *mcts.Tree
-	status []Status
-	zone   map[mcts.NodeID]*game.PointSet // zones of proven wins
-	change map[mcts.NodeID]*game.PointSet // points changed by the move into a node
-	state  map[mcts.NodeID]*nodeState     // expanded nodes
-	tt     *TT
-	nodes  int
-	all    game.PointSet
+	tree   *memTree
+	zones  *zoneArena
+	and    *arena[andState]
+	// tableTime is the pattern table's clock at a node's last lookup (by
+	// node record; only with a table).
+	tableTime *arena[uint64]
+	tt        *TT
+	nodes     int
+	all       game.PointSet
+	allZone   int32 // zone reference of all (--no-rz wins)
 	// tableHits counts nodes proven by the pattern table.
 	tableHits int
 	frames    []game.Position // one per depth, reused (see simulate)
-	// historyDep marks expanded nodes whose proof may rest on the superko
-	// history of their path (see createChildren); such results are kept out of
-	// the transposition table and the pattern table.
-	historyDep map[mcts.NodeID]bool
-	path       []pathStep
+	path      []pathStep
+	mem       memBound
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 	start := pr.Start
 	s := &mcSolver{
 		pr: pr, opts: opts, living: pr.Living(),
-		tree:   mcts.NewTree(start.ToMove().Opponent()),
-		status: []Status{Unknown},
-		zone:   map[mcts.NodeID]*game.PointSet{},
-		change: map[mcts.NodeID]*game.PointSet{},
-		state:  map[mcts.NodeID]*nodeState{},
-		all:    start.AllPoints(),
+		tree:  newMemTree(&pr.Region, start.Cells(), start.ToMove().Opponent(), opts.MaxMemory),
+		zones: newZoneArena(),
+		and:   newArena[andState](),
+		all:   start.AllPoints(),
+	}
+	s.allZone = s.zones.add(s.all)
+	if opts.Table != nil {
+		s.tableTime = newArena[uint64]()
 	}
 	if !opts.NoTT {
 		s.tt = NewTT(0)
+		s.tt.zones = s.zones
 	}
 	s.frames = make([]game.Position, opts.MaxDepth+2)
-	s.historyDep = map[mcts.NodeID]bool{}
+	s.mem.init(opts.MaxMemory)
 	return s
 }
 
-// pathStep is one node on the current descent with its position.
+// pathStep is one node on the current descent with its position and the
+// crucial stones still standing there.
 type pathStep struct {
-	id  mcts.NodeID
-	pos *game.Position
+	id       int32
+	pos      *game.Position
+	standing game.PointSet
 }
 
 func (s *mcSolver) run(ctx context.Context) Result {
@@ -136,19 +149,27 @@ func (s *mcSolver) run(ctx context.Context) Result {
 		deadline = startTime.Add(s.opts.Timeout)
 	}
 	aborted := false
-	for s.status[0] == Unknown && s.nodes < s.opts.Budget {
+	reason := ""
+	for s.status(rootNode) == Unknown && s.nodes < s.opts.Budget {
 		if s.nodes%256 == 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
 			aborted = true
 			break
+		}
+		if s.mem.due(s.nodes) {
+			if r := s.checkMemory(); r != "" {
+				aborted, reason = true, r
+				break
+			}
 		}
 		if !s.simulate() {
 			break // nothing left to search (only over-deep lines remain)
 		}
 	}
-	res := Result{Status: s.status[0], Nodes: s.nodes, Seconds: time.Since(startTime).Seconds(),
-		TTHits: s.tt.hitCount(), TableHits: s.tableHits, Aborted: aborted, FirstMove: game.NoPoint}
-	if z := s.zone[0]; z != nil {
-		res.Zone = *z
+	res := Result{Status: s.status(rootNode), Nodes: s.nodes, Seconds: time.Since(startTime).Seconds(),
+		TTHits: s.tt.hitCount(), TableHits: s.tableHits, Aborted: aborted, Reason: reason, FirstMove: game.NoPoint,
+		MemoryBytes: s.memoryBytes()}
+	if z := s.tree.node(rootNode).zone; z != 0 {
+		res.Zone = s.zones.get(z)
 	}
 	res.FirstMove = s.firstMove()
 	res.Tree = s.proofTree()
@@ -162,9 +183,29 @@ func (t *TT) hitCount() int {
 	return t.hits
 }
 
+// status returns the proof status of a node record.
+func (s *mcSolver) status(id int32) Status { return s.tree.node(id).status }
+
+// expanded reports whether a node's children have been created.
+func (s *mcSolver) expanded(id int32) bool { return s.tree.node(id).flags&flagExpanded != 0 }
+
+// historyDep reports whether a node's proof may rest on its path's superko
+// history (see createChildren); such results are kept out of the
+// transposition table and the pattern table.
+func (s *mcSolver) historyDep(id int32) bool { return s.tree.node(id).flags&flagHistoryDep != 0 }
+
+// nodeZone returns the zone of a won node, nil if it has none.
+func (s *mcSolver) nodeZone(id int32) *game.PointSet {
+	z := s.tree.node(id).zone
+	if z == 0 {
+		return nil
+	}
+	return s.zones.a.at(z)
+}
+
 // firstMove picks the proven winner's first move at the root.
 func (s *mcSolver) firstMove() game.Point {
-	st := s.status[0]
+	st := s.status(rootNode)
 	if st == Unknown {
 		return game.NoPoint
 	}
@@ -174,12 +215,13 @@ func (s *mcSolver) firstMove() game.Point {
 		return game.Pass
 	}
 	want := st // a child with the root's status proves it
-	for _, c := range s.tree.Children(0) {
-		if s.status[c] == want {
-			return s.tree.Node(c).Move
+	first := game.NoPoint
+	s.tree.visited(rootNode, func(c int32) {
+		if first == game.NoPoint && s.status(c) == want {
+			first = s.tree.node(c).move
 		}
-	}
-	return game.NoPoint
+	})
+	return first
 }
 
 // simulate runs one descent, expansion and backup. It reports false when
@@ -190,41 +232,42 @@ func (s *mcSolver) simulate() bool {
 	// capacity and each move appends its hash in place, like a stack. No
 	// position of a finished simulation is kept.
 	s.frames[0] = *s.pr.Start
-	path := append(s.path[:0], pathStep{0, &s.frames[0]})
+	path := append(s.path[:0], pathStep{rootNode, &s.frames[0], s.pr.Crucial})
 	defer func() { s.path = path[:0] }()
-	if s.state[0] == nil {
+	if !s.expanded(rootNode) {
 		s.expand(path)
 		return true
 	}
 	for {
-		cur := path[len(path)-1]
-		if s.state[cur.id] == nil {
+		cur := &path[len(path)-1]
+		if !s.expanded(cur.id) {
 			break
 		}
-		if s.opts.Table != nil && s.status[cur.id] == Unknown && len(path) > 1 && s.lookupTable(int32(cur.id), cur.pos) {
+		if s.opts.Table != nil && s.status(cur.id) == Unknown && len(path) > 1 && s.lookupTable(cur.id, cur.pos, &cur.standing) {
 			s.propagate(path)
 			s.backupProven(cur.id)
 			return true
 		}
-		child := s.tree.Select(cur.id, s.skipper(cur.id))
-		if child == mcts.None {
+		idx, move, _, ok := s.tree.selectChild(cur.id, s.skipper(cur.id))
+		if !ok {
 			if len(path) == 1 {
 				return false
 			}
 			// Every child of an inner node is proven or pruned but the node
 			// is not: cannot happen after propagation; back off safely.
-			s.tree.Backup(cur.id, 0.5, s.living, false)
+			s.tree.backup(cur.id, 0.5, s.living)
 			return true
 		}
+		child := s.tree.child(cur.id, idx, move)
 		next := &s.frames[len(path)]
 		*next = *cur.pos
-		if err := next.Play(s.tree.Node(child).Move); err != nil {
+		if err := next.Play(move); err != nil {
 			// Children are legal moves of their parent's position.
 			panic("rzs: child move illegal: " + err.Error())
 		}
-		path = append(path, pathStep{child, next})
+		path = append(path, pathStep{child, next, s.pr.Standing(next, &cur.standing)})
 		if len(path) > s.opts.MaxDepth {
-			s.tree.Backup(child, 0.5, s.living, false)
+			s.tree.backup(child, 0.5, s.living)
 			return true
 		}
 	}
@@ -234,18 +277,27 @@ func (s *mcSolver) simulate() bool {
 
 // skipper tells selection which children of id to pass over: proven
 // children that cannot change id's status, and at AND nodes the moves
-// outside the must-play region.
-func (s *mcSolver) skipper(id mcts.NodeID) func(mcts.NodeID) bool {
+// outside the must-play region. rec is the child's record, 0 when it has
+// never been visited (and so is unproven).
+func (s *mcSolver) skipper(id int32) func(m game.Point, rec int32) bool {
 	if s.isOR(id) {
-		return func(c mcts.NodeID) bool { return s.status[c] == Loss }
+		return func(_ game.Point, rec int32) bool { return rec != 0 && s.status(rec) == Loss }
 	}
-	ns := s.state[id]
-	return func(c mcts.NodeID) bool {
-		return s.status[c] == Win || !s.inMustPlay(ns, s.tree.Node(c).Move)
+	var ns *andState
+	if a := s.tree.node(id).aux; a != 0 {
+		ns = s.and.at(a)
+	}
+	return func(m game.Point, rec int32) bool {
+		return (rec != 0 && s.status(rec) == Win) || !inMustPlay(ns, m)
 	}
 }
 
-func (s *mcSolver) inMustPlay(ns *nodeState, m game.Point) bool {
+// inMustPlay reports whether m is in an AND node's must-play region; a node
+// without a state (no child proven yet) has all its moves in it.
+func inMustPlay(ns *andState, m game.Point) bool {
+	if ns == nil {
+		return true
+	}
 	if m == game.Pass {
 		return ns.mustPass
 	}
@@ -253,6 +305,6 @@ func (s *mcSolver) inMustPlay(ns *nodeState, m game.Point) bool {
 }
 
 // isOR reports whether the living side moves at node id.
-func (s *mcSolver) isOR(id mcts.NodeID) bool {
-	return s.tree.Node(id).Player != s.living
+func (s *mcSolver) isOR(id int32) bool {
+	return s.tree.node(id).player != s.living
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"lifezero/game"
-	"lifezero/mcts"
 )
 
 // TestAgreesWithReference is soundness test (a): on random positions with
@@ -84,21 +83,21 @@ func provenWins(s *mcSolver) []zonePair {
 	var out []zonePair
 	var walk func(id int32, pos *game.Position, standing game.PointSet)
 	walk = func(id int32, pos *game.Position, standing game.PointSet) {
-		if s.status[id] == Win && s.zone[mcts.NodeID(id)] != nil && !s.historyDep[mcts.NodeID(id)] {
-			out = append(out, zonePair{pos, standing, *s.zone[mcts.NodeID(id)]})
+		if s.status(id) == Win && s.nodeZone(id) != nil && !s.historyDep(id) {
+			out = append(out, zonePair{pos, standing, *s.nodeZone(id)})
 		}
-		for _, c := range s.tree.Children(mcts.NodeID(id)) {
-			if s.status[c] == Unknown && s.state[c] == nil {
-				continue
+		s.tree.visited(id, func(c int32) {
+			if s.status(c) == Unknown && !s.expanded(c) {
+				return
 			}
 			next := pos.Copy()
-			if err := next.Play(s.tree.Node(c).Move); err != nil {
+			if err := next.Play(s.tree.node(c).move); err != nil {
 				panic(err)
 			}
-			walk(int32(c), next, s.pr.Standing(next, &standing))
-		}
+			walk(c, next, s.pr.Standing(next, &standing))
+		})
 	}
-	walk(0, s.pr.StartPosition(), s.pr.Crucial)
+	walk(rootNode, s.pr.StartPosition(), s.pr.Crucial)
 	return out
 }
 

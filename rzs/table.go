@@ -2,7 +2,6 @@ package rzs
 
 import (
 	"lifezero/game"
-	"lifezero/mcts"
 )
 
 // PatternTable is a store of proven zone patterns (the RZ pattern table of
@@ -26,16 +25,19 @@ type PatternTable interface {
 
 // lookupTable consults the pattern table for an expanded, unproven node and
 // proves it on a hit. It reports whether the node was proven.
-func (s *mcSolver) lookupTable(id int32, pos *game.Position) bool {
-	ns := s.state[nodeKey(id)]
-	zone, ok, now := s.opts.Table.Lookup(pos, &ns.standing, ns.tableTime)
-	ns.tableTime = now
+func (s *mcSolver) lookupTable(id int32, pos *game.Position, standing *game.PointSet) bool {
+	// The table's clocks are kept by node record, in an arena as long as
+	// the tree's.
+	for int(s.tableTime.n) <= int(id) {
+		s.tableTime.alloc()
+	}
+	tt := s.tableTime.at(id)
+	zone, ok, now := s.opts.Table.Lookup(pos, standing, *tt)
+	*tt = now
 	if !ok {
 		return false
 	}
-	s.prove(nodeKey(id), Win, zone)
+	s.prove(id, Win, s.newZone(zone))
 	s.tableHits++
 	return true
 }
-
-func nodeKey(id int32) mcts.NodeID { return mcts.NodeID(id) }
