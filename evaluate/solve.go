@@ -58,6 +58,10 @@ type SolveConfig struct {
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
 	Workers int
+	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
+	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
+	// and a negative value no bound.
+	MaxMemory int64
 }
 
 // withDefaults fills the zero values in.
@@ -73,6 +77,9 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	}
 	if c.Workers == 0 {
 		c.Workers = 1
+	}
+	if c.MaxMemory == 0 {
+		c.MaxMemory = rzs.DefaultMaxMemory(c.Workers)
 	}
 	if c.Net != nil {
 		// The results must say which evaluator ordered the search: a
@@ -122,6 +129,9 @@ func (c SolveConfig) options() rzs.Options {
 	}
 	if c.Net != nil {
 		o.Evaluator = c.Net
+	}
+	if c.MaxMemory > 0 {
+		o.MaxMemory = c.MaxMemory
 	}
 	return o
 }

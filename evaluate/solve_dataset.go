@@ -54,7 +54,10 @@ type SolveRow struct {
 	RZSize    int32 // points of the root's relevance zone (wins only)
 	TTHits    int64
 	TableHits int64
-	Aborted   bool // stopped by the timeout
+	Aborted   bool // stopped by the timeout or the memory bound
+	// Reason says why an unproven solve stopped early when the solver
+	// gives one ("memory bound 4GiB reached"); not a dataset column.
+	Reason    string
 	Algo      string
 	RZ, TT    bool
 	Budget    int64
@@ -98,7 +101,7 @@ func SolveRowOf(task SolveTask, res rzs.Result, cfg SolveConfig) SolveRow {
 		Size: int32(pos.Size()), ToPlay: pos.ToMove().String(), Living: pr.Living().String(),
 		Result: res.Status.String(), FirstMove: moveString(pos, res.FirstMove), Answer: moveString(pos, pr.Answer),
 		Nodes: int64(res.Nodes), Seconds: res.Seconds, TTHits: int64(res.TTHits), TableHits: int64(res.TableHits),
-		Aborted: res.Aborted, Algo: cfg.Algo, RZ: !cfg.NoRZ, TT: !cfg.NoTT, Budget: int64(cfg.Budget),
+		Aborted: res.Aborted, Reason: res.Reason, Algo: cfg.Algo, RZ: !cfg.NoRZ, TT: !cfg.NoTT, Budget: int64(cfg.Budget),
 		Evaluator: cfg.Evaluator, PaperNodes: encodeCounts(pr.PaperNodes), RZTPaper: encodeCounts(pr.RZTPaper),
 	}
 	if res.Status == rzs.Win {

@@ -21,7 +21,7 @@ import (
 )
 
 const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz] [--no-tt] [--evaluator heuristic|uniform] " +
-	"[--timeout 5m] [--workers N] [--json] [--sgf-dir DIR] [--out DIR]"
+	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--json] [--sgf-dir DIR] [--out DIR]"
 
 // solveFlags are the parsed flags of "lifezero solve".
 type solveFlags struct {
@@ -50,6 +50,16 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases saved under `DIR`")
 	fs.StringVar(&f.cfg.RZTSave, "rzt-save", "", "save each problem's pattern table to `DIR`/<id>/")
 	fs.DurationVar(&f.cfg.Timeout, "timeout", 0, "stop a problem after this `duration` (0: no limit)")
+	fs.Func("max-memory", "bound the memory of each solve to `SIZE` (500MB, 4GiB; 0: none); the solver reclaims near it and "+
+		"stops the problem unproven when nothing is left to reclaim (default: 60% of physical memory divided by --workers)", func(v string) error {
+		if v == "0" || v == "none" {
+			f.cfg.MaxMemory = -1
+			return nil
+		}
+		n, err := rzs.ParseMemorySize(v)
+		f.cfg.MaxMemory = n
+		return err
+	})
 	fs.IntVar(&f.cfg.Workers, "workers", 1, "solve `N` problems at once (each solve is single-threaded; timings compete for CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
 	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
@@ -284,6 +294,7 @@ type solveJSON struct {
 	TTHits     int64           `json:"tt_hits"`
 	TableHits  int64           `json:"table_hits"`
 	Aborted    bool            `json:"aborted"`
+	Reason     string          `json:"reason,omitempty"` // why an unproven solve stopped early (memory bound)
 	Algo       string          `json:"algo"`
 	RZ         bool            `json:"rz"`
 	TT         bool            `json:"tt"`
@@ -301,7 +312,7 @@ type solveJSON struct {
 func writeSolveJSON(w io.Writer, r evaluate.SolveRow, rzt *rzs.TableStats) error {
 	j := solveJSON{ID: r.ID, Set: r.Set, Source: r.Source, Result: r.Result, FirstMove: nonEmpty(r.FirstMove),
 		Nodes: r.Nodes, Seconds: r.Seconds, RZSize: r.RZSize, TTHits: r.TTHits, TableHits: r.TableHits, Aborted: r.Aborted,
-		Algo: r.Algo, RZ: r.RZ, TT: r.TT, Evaluator: r.Evaluator, Budget: r.Budget, ToPlay: r.ToPlay, Living: r.Living,
+		Reason: r.Reason, Algo: r.Algo, RZ: r.RZ, TT: r.TT, Evaluator: r.Evaluator, Budget: r.Budget, ToPlay: r.ToPlay, Living: r.Living,
 		Winner: nonEmpty(r.Winner), Answer: nonEmpty(r.Answer), RZT: rzt}
 	if a, known := r.Agrees(); known {
 		j.Agrees = &a

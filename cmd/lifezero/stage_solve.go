@@ -9,6 +9,7 @@ import (
 	"lifezero/evaluate"
 	"lifezero/neteval"
 	"lifezero/pipelines"
+	"lifezero/rzs"
 	"lifezero/train"
 )
 
@@ -21,6 +22,7 @@ type solveParams struct {
 	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
 	Workers   int    `yaml:"workers" help:"problems solved at once (each solve is single-threaded; timings compete for CPUs)"`
 	NetMode   string `yaml:"net_mode" help:"with a network input: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
+	MaxMemory string `yaml:"max_memory" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none (empty: 60% of physical memory divided by workers)"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -40,6 +42,17 @@ func (p *solveParams) config() (evaluate.SolveConfig, error) {
 	}
 	if _, err := neteval.ParseMode(p.NetMode); err != nil {
 		return cfg, &pipelines.ParamError{Key: "net_mode", Msg: err.Error()}
+	}
+	switch p.MaxMemory {
+	case "":
+	case "0", "none":
+		cfg.MaxMemory = -1
+	default:
+		n, err := rzs.ParseMemorySize(p.MaxMemory)
+		if err != nil {
+			return cfg, &pipelines.ParamError{Key: "max_memory", Msg: err.Error()}
+		}
+		cfg.MaxMemory = n
 	}
 	if p.Timeout != "" {
 		d, err := time.ParseDuration(p.Timeout)
