@@ -13,6 +13,9 @@ import (
 	"lifezero/train"
 )
 
+// solveParams are the solve stage's params. MaxMemory is left out of the
+// input hash when empty (json omitempty): the bound changes no result it
+// does not stop, so earlier runs stay valid.
 type solveParams struct {
 	Budget    int    `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
 	Algo      string `yaml:"algo" help:"solver form: mcts or dfs"`
@@ -22,7 +25,7 @@ type solveParams struct {
 	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
 	Workers   int    `yaml:"workers" help:"problems solved at once (each solve is single-threaded; timings compete for CPUs)"`
 	NetMode   string `yaml:"net_mode" help:"with a network input: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
-	MaxMemory string `yaml:"max_memory" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none (empty: 60% of physical memory divided by workers)"`
+	MaxMemory string `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none (empty: 60% of physical memory divided by workers)"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
