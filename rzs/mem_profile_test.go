@@ -41,5 +41,8 @@ func TestMemProfile(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	t.Logf("%s: %v after %d nodes; live heap %d bytes (%.0f per node)", pr.ID, res.Status, res.Nodes, ms.HeapAlloc, float64(ms.HeapAlloc)/float64(res.Nodes))
+	t.Logf("solver's count: %d bytes held (%.0f per node): node records %d (%d live), children blocks %d (%d in use), zones %d (%d), AND states %d (%d), TT %d entries ~%d bytes",
+		s.memoryBytes(), float64(s.memoryBytes())/float64(res.Nodes), s.tree.nodes.bytes(), s.tree.nodes.live(), s.tree.data.bytes(), s.tree.data.inUse,
+		s.zones.a.bytes(), s.zones.a.live(), s.and.bytes(), s.and.live(), s.tt.Len(), s.tt.bytes())
 	runtime.KeepAlive(s)
 }
