@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lifezero/internal/atomicfile"
+	"lifezero/internal/readfile"
 )
 
 // ManifestName is the file that makes a directory a dataset.
@@ -45,7 +46,7 @@ type Manifest struct {
 // wrapping ErrNoDataset.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestName)
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxManifest)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNoDataset, path)
 	}

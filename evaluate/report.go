@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"lifezero/internal/atomicfile"
+	"lifezero/internal/readfile"
 )
 
 // ReportDir is the subdirectory of a stage's output directory that holds its
@@ -48,7 +49,7 @@ type Section struct {
 // outDir. A stage without one gives an error wrapping fs.ErrNotExist.
 func ReadSection(outDir string) (*Section, error) {
 	dir := filepath.Join(outDir, ReportDir)
-	data, err := os.ReadFile(filepath.Join(dir, SectionFile))
+	data, err := readfile.Read(filepath.Join(dir, SectionFile), readfile.MaxText)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: read section: %w", err)
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 
 	"lifezero/internal/atomicfile"
+	"lifezero/internal/readfile"
 )
 
 // OptimizerState is what a Trainer's optimiser carries from step to step
@@ -120,7 +120,7 @@ func appendFloats(b []byte, x []float32) []byte {
 
 // LoadOptimizerState reads a file written by OptimizerState.Save.
 func LoadOptimizerState(path string) (*OptimizerState, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxWeights)
 	if err != nil {
 		return nil, fmt.Errorf("nn: load optimiser state: %w", err)
 	}

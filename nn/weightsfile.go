@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 	"slices"
 
 	"lifezero/internal/atomicfile"
+	"lifezero/internal/readfile"
 )
 
 // The weights file, version 1, all integers little-endian:
@@ -49,7 +49,7 @@ func (w *Weights) Save(path string) error {
 
 // Load reads a weights file written by Save.
 func Load(path string) (*Weights, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxWeights)
 	if err != nil {
 		return nil, fmt.Errorf("nn: load weights: %w", err)
 	}

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"lifezero/internal/readfile"
 )
 
 // Pipeline is a loaded and validated pipeline file.
@@ -66,7 +67,7 @@ var (
 
 // Load reads and validates the pipeline file at path.
 func Load(path string, reg *Registry) (*Pipeline, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxPipeline, ".yaml", ".yml")
 	if err != nil {
 		return nil, fmt.Errorf("pipelines: %w", err)
 	}

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
+
+	"lifezero/internal/readfile"
 )
 
 // SyntaxError is a malformed SGF input: where it is and what was expected.
@@ -27,9 +28,12 @@ func (e *SyntaxError) Error() string {
 
 // Parse reads a whole SGF collection from r.
 func Parse(r io.Reader) (Collection, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, readfile.MaxSGF+1))
 	if err != nil {
 		return nil, fmt.Errorf("sgf: read: %w", err)
+	}
+	if len(data) > readfile.MaxSGF {
+		return nil, fmt.Errorf("sgf: read: %w: more than %d bytes", readfile.ErrTooLarge, readfile.MaxSGF)
 	}
 	return ParseString(string(data))
 }
@@ -45,7 +49,7 @@ func ParseString(s string) (Collection, error) {
 // ParseFile parses the SGF collection in the named file. A *SyntaxError it
 // returns names the file.
 func ParseFile(path string) (Collection, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.MaxSGF)
 	if err != nil {
 		return nil, fmt.Errorf("sgf: %w", err)
 	}
