@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"lifezero/internal/readfile"
 )
 
 // Problem is a life-and-death problem: a start position with its side to
@@ -67,6 +70,10 @@ type problemJSON struct {
 	Answer        string            `json:"answer_first_move"`
 	PaperNodes    map[string]string `json:"paper_nodes"`
 	RZTPaper      map[string]string `json:"rzt_paper"`
+	// Kept for the record, not used: known so that an unknown (misspelt)
+	// field can be refused.
+	SourceFile string `json:"source_file"`
+	BookSGF    string `json:"book_sgf"`
 }
 
 // LoadProblem reads a problem from a .json file of the problem sets, or from
@@ -76,21 +83,22 @@ type problemJSON struct {
 // on an empty-setup board the position is a kill-all game (White lives).
 // In both cases the living side may not win through ko (disallow_ko).
 func LoadProblem(path string) (*Problem, error) {
-	data, err := os.ReadFile(path)
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".json" && ext != ".sgf" {
+		return nil, fmt.Errorf("game: problem %s: want a .json or .sgf file", path)
+	}
+	data, err := readfile.Read(path, readfile.MaxProblem)
 	if err != nil {
 		return nil, fmt.Errorf("game: load problem: %w", err)
 	}
 	var pr *Problem
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json":
+	if ext == ".json" {
 		pr, err = problemFromJSON(data)
-	case ".sgf":
+	} else {
 		pr, err = problemFromSGF(string(data), true)
 		if pr != nil && pr.ID == "" {
 			pr.ID = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		}
-	default:
-		err = errors.New("want a .json or .sgf file")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("game: problem %s: %w", path, err)
@@ -139,8 +147,23 @@ func LoadProblemDir(dir string) ([]*Problem, error) {
 
 func problemFromJSON(data []byte) (*Problem, error) {
 	var f problemJSON
-	if err := json.Unmarshal(data, &f); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("malformed JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("malformed JSON: more after the problem's object")
+	}
+	for _, m := range []struct {
+		field string
+		keys  map[string]string
+	}{{"goal", f.Goal}, {"ko", f.Ko}} {
+		for k := range m.keys {
+			if k != Black.String() && k != White.String() {
+				return nil, fmt.Errorf("field %q: unknown key %q (want \"B\" and \"W\")", m.field, k)
+			}
+		}
 	}
 	pr, err := problemFromSGF(f.SGF, false)
 	if err != nil {
@@ -149,10 +172,12 @@ func problemFromJSON(data []byte) (*Problem, error) {
 	pr.ID = f.ID
 	pr.PaperNodes, pr.RZTPaper = f.PaperNodes, f.RZTPaper
 	for _, c := range []Color{Black, White} {
-		if g, ok := f.Goal[c.String()]; ok {
-			if pr.Goal[c], err = ParseGoal(g); err != nil {
-				return nil, fmt.Errorf("field \"goal.%v\": %w", c, err)
-			}
+		g, ok := f.Goal[c.String()]
+		if !ok {
+			return nil, fmt.Errorf("field \"goal\": no goal for %v (want both \"B\" and \"W\")", c)
+		}
+		if pr.Goal[c], err = ParseGoal(g); err != nil {
+			return nil, fmt.Errorf("field \"goal.%v\": %w", c, err)
 		}
 		if k, ok := f.Ko[c.String()]; ok {
 			rule, err := parseKo(k)
@@ -182,7 +207,7 @@ func problemFromJSON(data []byte) (*Problem, error) {
 	if err := pr.setPoints(f); err != nil {
 		return nil, err
 	}
-	return pr, pr.validate()
+	return pr, pr.validate(true)
 }
 
 // setPoints reads the JSON's crucial stones, region, ftl_d and answer, which
@@ -200,9 +225,14 @@ func (pr *Problem) setPoints(f problemJSON) error {
 		}
 	}
 	if f.FTLD != "" {
-		if pr.FTLD, err = strconv.Atoi(f.FTLD); err != nil {
+		d, err := strconv.ParseInt(f.FTLD, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return fmt.Errorf("field \"ftl_d\": %q is not a number", f.FTLD)
 		}
+		if err := checkFTLD(d, pr.Start.Size()); err != nil {
+			return fmt.Errorf("field \"ftl_d\": %s %w", f.FTLD, err)
+		}
+		pr.FTLD = int(d)
 	}
 	pr.Answer = NoPoint
 	if f.Answer != "" {
@@ -238,24 +268,45 @@ func parseKo(s string) (KoRule, error) {
 	return SimpleKo, fmt.Errorf("unknown ko rule %q (want allow_ko or disallow_ko)", s)
 }
 
+// checkFTLD checks an ftl_d: a move number by which the living side must
+// live, so at least 1 and, on a board of size x size points, at most twice
+// that many (far beyond any real problem, and it keeps d well inside the
+// int32 the datasets store it in).
+func checkFTLD(d int64, size int) error {
+	if hi := int64(2 * size * size); d < 1 || d > hi {
+		return fmt.Errorf("is out of range: want 1..%d (a move number: at most twice the %d points of the %dx%d board)", hi, size*size, size, size)
+	}
+	return nil
+}
+
 // validate checks that the problem is consistent: crucial stones are stones
-// of the living side, the region holds at least one point.
-func (pr *Problem) validate() error {
+// of the living side, the region holds at least one empty point. Errors name
+// the JSON fields, or with fromJSON false the SGF properties.
+func (pr *Problem) validate(fromJSON bool) error {
+	crucialField, regionField := "TR", "MA"
+	if fromJSON {
+		crucialField, regionField = `field "crucial_stones"`, `field "region"`
+	}
 	living := pr.Living()
 	var err error
 	pr.Crucial.ForEach(func(p Point) {
 		if err == nil && pr.Start.At(p) != living {
-			err = fmt.Errorf("crucial stone %s is not a %v stone", pr.Start.PointString(p), living)
+			err = fmt.Errorf("%s: crucial stone %s is not a %v stone", crucialField, pr.Start.PointString(p), living)
 		}
 	})
 	if err != nil {
 		return err
 	}
 	if pr.Goal[living] == GoalLive && pr.Crucial.Empty() {
-		return errors.New("goal \"live\" needs crucial stones")
+		return fmt.Errorf("goal \"live\" needs crucial stones (%s)", crucialField)
 	}
 	if pr.Region.Empty() {
-		return errors.New("the allowed region is empty")
+		return fmt.Errorf("%s: the allowed region is empty", regionField)
+	}
+	empty := false
+	pr.Region.ForEach(func(p Point) { empty = empty || pr.Start.At(p) == Empty })
+	if !empty {
+		return fmt.Errorf("%s: every point of the region is occupied, so no move can be played", regionField)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"lifezero/sgf"
 )
@@ -46,8 +47,22 @@ func problemFromSGF(text string, inferGoals bool) (*Problem, error) {
 	}
 	pos.ClearHistory()
 	if v, ok := root.Get("KM"); ok {
-		if d, err := strconv.Atoi(v); err == nil {
-			pr.FTLD = d
+		// KM holds ftl_d. In a problem file it must be one (0 says none);
+		// the SGF inside a JSON problem may hold anything, as the JSON's
+		// own ftl_d field is what counts there.
+		d, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange):
+			if inferGoals {
+				return nil, fmt.Errorf("KM[%s] (ftl_d): not a whole number", v)
+			}
+		case d == 0:
+		case checkFTLD(d, size) != nil:
+			if inferGoals {
+				return nil, fmt.Errorf("KM[%s] (ftl_d): %d %w", v, d, checkFTLD(d, size))
+			}
+		default:
+			pr.FTLD = int(d)
 		}
 	}
 	if pr.Crucial, err = pointProperty(pos, root, "TR"); err != nil {
@@ -65,7 +80,7 @@ func problemFromSGF(text string, inferGoals bool) (*Problem, error) {
 	if err := pr.inferGoals(root); err != nil {
 		return nil, err
 	}
-	return pr, pr.validate()
+	return pr, pr.validate(false)
 }
 
 func placeSetup(pos *Position, root *sgf.Node) error {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"lifezero/internal/readfile"
 	"lifezero/internal/testdata"
 )
 
@@ -31,6 +32,23 @@ func TestLoadAllSharedProblems(t *testing.T) {
 	}
 	if total != 73 {
 		t.Errorf("loaded %d problems, want 73", total)
+	}
+}
+
+// TestLoadSampleProblems: the problems the repository ships load too (the
+// checks of issue 12, item 6, refuse none of them).
+func TestLoadSampleProblems(t *testing.T) {
+	for set, want := range map[string]int{"killall7x7": 3, "cho19-dev": 2} {
+		probs, err := LoadProblemDir(filepath.Join("..", "samples", "problems", set))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(probs) != want {
+			t.Errorf("%s: %d problems, want %d", set, len(probs), want)
+		}
+		for _, pr := range probs {
+			checkProblemAgainstSGF(t, pr)
+		}
 	}
 }
 
@@ -120,6 +138,19 @@ func TestProblemBadInput(t *testing.T) {
 		{"dead.sgf", `(;SZ[5]AB[aa]AW[ba][ab]TR[ba])`, "no liberty"},
 		{"nogoal.sgf", `(;SZ[9]AB[cc])`, "cannot tell the goals"},
 		{"x.txt", `hello`, "want a .json or .sgf"},
+		// Issue 12, item 6: each was accepted.
+		{"goalX.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"X":"kill_all","W":"live_any"}}`, `field "goal": unknown key "X" (want "B" and "W")`},
+		{"goalW.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"W":"live_any"}}`, `field "goal": no goal for B`},
+		{"koX.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"B":"kill_all","W":"live_any"},"ko":{"X":"allow_ko"}}`, `field "ko": unknown key "X" (want "B" and "W")`},
+		{"ftlneg.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"B":"kill_all","W":"live_any"},"ftl_d":"-5"}`, `field "ftl_d": -5 is out of range: want 1..98`},
+		{"ftlhuge.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"B":"kill_all","W":"live_any"},"ftl_d":"99999999999"}`, `field "ftl_d": 99999999999 is out of range: want 1..98`},
+		{"ftlword.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"B":"kill_all","W":"live_any"},"ftl_d":"ten"}`, `field "ftl_d": "ten" is not a number`},
+		{"occregion.json", `{"id":"x","sgf":"(;SZ[9]AB[cc][cd]AW[dd][de])","goal":{"B":"live","W":"kill"},"crucial_stones":"cc","region":"cc,cd,dd"}`,
+			`field "region": every point of the region is occupied, so no move can be played`},
+		{"typo.json", `{"id":"x","sgf":"(;SZ[7];B[dc])","goal":{"B":"kill_all","W":"live_any"},"ftl-d":"5"}`, `unknown field "ftl-d"`},
+		{"kmneg.sgf", `(;SZ[7]KM[-5];B[dc])`, "KM[-5] (ftl_d): -5 is out of range: want 1..98"},
+		{"kmfrac.sgf", `(;SZ[7]KM[6.5];B[dc])`, "KM[6.5] (ftl_d): not a whole number"},
+		{"occma.sgf", `(;SZ[9]AB[cc][cd]AW[dd][de]TR[cc]MA[cc][dd])`, "MA: every point of the region is occupied"},
 	}
 	dir := t.TempDir()
 	for _, tc := range tests {
@@ -130,6 +161,30 @@ func TestProblemBadInput(t *testing.T) {
 		_, err := LoadProblem(path)
 		if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), tc.name) {
 			t.Errorf("%s: error %v, want it to name the file and say %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
+
+// TestProblemNotARegularFile: issue 12, item 4. /dev/zero, or a .json
+// symlink to it, ran the machine out of memory; a huge file was read whole.
+func TestProblemNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, make([]byte, readfile.MaxProblem+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/dev/zero": "game: problem /dev/zero: want a .json or .sgf file",
+		link:        link + ": not a regular file (it is a character device)",
+		big:         big + ": file too large: 16777217 bytes, more than the 16 MiB this file may hold",
+		dir:         dir + ": want a .json or .sgf file",
+	} {
+		if _, err := LoadProblem(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("LoadProblem(%s): error %v, want %q", path, err, want)
 		}
 	}
 }
