@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultRowsPerFile is the file size of an import when none is given.
@@ -91,9 +92,29 @@ type ImportSummary struct {
 }
 
 // validDateBound accepts the FromDate/ToDate forms YYYY, YYYY-MM and
-// YYYY-MM-DD.
-func validDateBound(s string) bool {
-	return (len(s) == 4 || len(s) == 7 || len(s) == 10) && hasDatePrefix(s, len(s))
+// YYYY-MM-DD, of a real month and day.
+func validDateBound(s string) bool { return CheckDateBound(s) == nil }
+
+// CheckDateBound checks a date bound (FromDate, ToDate, a DateRange end):
+// YYYY, YYYY-MM or YYYY-MM-DD, with a month 01..12 and a day that month
+// has. "2010-13-45" is refused: as a bound it would select nothing, or
+// everything, without a word.
+func CheckDateBound(s string) error {
+	if !(len(s) == 4 || len(s) == 7 || len(s) == 10) || !hasDatePrefix(s, len(s)) {
+		return fmt.Errorf("%q: want YYYY, YYYY-MM or YYYY-MM-DD", s)
+	}
+	if len(s) == 4 {
+		return nil
+	}
+	if m, _ := strconv.Atoi(s[5:7]); m < 1 || m > 12 {
+		return fmt.Errorf("%q: month %s is not 01..12", s, s[5:7])
+	}
+	if len(s) == 10 {
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return fmt.Errorf("%q: day %s is not a day of %s", s, s[8:10], s[:7])
+		}
+	}
+	return nil
 }
 
 // hasDatePrefix reports whether s starts with the first n bytes of the
@@ -119,8 +140,10 @@ func (o *ImportOptions) check() error {
 		return errors.New("datasets: import: no output dir given")
 	}
 	for _, d := range []struct{ name, v string }{{"FromDate", o.FromDate}, {"ToDate", o.ToDate}} {
-		if d.v != "" && !validDateBound(d.v) {
-			return fmt.Errorf("datasets: import: %s %q: want YYYY, YYYY-MM or YYYY-MM-DD", d.name, d.v)
+		if d.v != "" {
+			if err := CheckDateBound(d.v); err != nil {
+				return fmt.Errorf("datasets: import: %s %w", d.name, err)
+			}
 		}
 	}
 	if o.RowsPerFile < 0 || o.MaxGames < 0 || o.Workers < 0 {
@@ -175,7 +198,11 @@ func listInputs(inputs []string) ([]inputFile, error) {
 		}
 		if !seen[key] {
 			seen[key] = true
-			files = append(files, inputFile{path: path, rel: filepath.ToSlash(rel), size: size})
+			// rel names the game in the Source column (UTF-8): a file name
+			// that is not UTF-8 is stored with U+FFFD for its bad bytes
+			// (replaced, not refused: it labels the game, path holds the
+			// real name).
+			files = append(files, inputFile{path: path, rel: strings.ToValidUTF8(filepath.ToSlash(rel), "\uFFFD"), size: size})
 		}
 	}
 	for _, in := range inputs {

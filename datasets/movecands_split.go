@@ -16,8 +16,11 @@ type DateRange struct {
 // range.
 func (r DateRange) Check() error {
 	for _, d := range []struct{ name, v string }{{"from", r.From}, {"to", r.To}} {
-		if d.v != "" && !validDateBound(d.v) {
-			return fmt.Errorf("datasets: date range: %s %q: want YYYY, YYYY-MM or YYYY-MM-DD", d.name, d.v)
+		if d.v == "" {
+			continue
+		}
+		if err := CheckDateBound(d.v); err != nil {
+			return fmt.Errorf("datasets: date range: %s %w", d.name, err)
 		}
 	}
 	if r.From != "" && r.To != "" {

@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -87,6 +88,21 @@ stages:
     params:
       rows: many
 `, []string{`pipeline.yaml:6: stage "s": param "rows": cannot unmarshal !!str ` + "`many`" + ` into int`}},
+		// Issue 12, item 7: yaml.v3 truncates a float into an int field.
+		{"param fraction into int", `name: x
+stages:
+  s:
+    kind: emit
+    params:
+      rows: 10.7
+`, []string{`pipeline.yaml:6: stage "s": param "rows": 10.7 is not a whole number`}},
+		{"nested param fraction into int", `name: x
+stages:
+  s:
+    kind: emit
+    params:
+      inner: {depth: -2.5}
+`, []string{`pipeline.yaml:6: stage "s": param "inner.depth": -2.5 is not a whole number`}},
 		{"param validate", `name: x
 stages:
   s:
@@ -280,5 +296,29 @@ stages:
 	}
 	if _, err := p.Plan([]string{"nope"}); err == nil || !strings.Contains(err.Error(), `no stage "nope"`) {
 		t.Errorf("Plan(nope) error %v", err)
+	}
+}
+
+// TestLoadNotARegularFile: issue 12, item 4. A pipeline file that is a
+// device (or a symlink to one) was read until memory ran out.
+func TestLoadNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "pipeline.yaml")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	txt := filepath.Join(dir, "pipeline.txt")
+	if err := os.WriteFile(txt, []byte(goodPipeline), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := newWorld().registry(t)
+	for path, want := range map[string]string{
+		link:        "pipelines: " + link + ": not a regular file (it is a character device)",
+		"/dev/zero": "pipelines: /dev/zero: want a .yaml or .yml file",
+		txt:         "pipelines: " + txt + ": want a .yaml or .yml file",
+	} {
+		if _, err := Load(path, reg); err == nil || err.Error() != want {
+			t.Errorf("Load(%s): error %v, want %q", path, err, want)
+		}
 	}
 }

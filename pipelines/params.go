@@ -3,6 +3,7 @@ package pipelines
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"strings"
@@ -191,11 +192,54 @@ func decodeMapping(v reflect.Value, node *yaml.Node, prefix string, lines map[st
 			continue
 		}
 		fv.Set(reflect.Zero(fv.Type())) // a given value replaces the default, maps included
+		if frac := fractionForInt(fv.Type(), val); frac != nil {
+			errs = append(errs, &ParamError{Line: frac.Line, Key: name, Msg: frac.Value + " is not a whole number"})
+			continue
+		}
 		if err := val.Decode(fv.Addr().Interface()); err != nil {
 			errs = append(errs, &ParamError{Line: val.Line, Key: name, Msg: yamlErrorText(err)})
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// fractionForInt returns the first number of n with a fraction where type t
+// wants an integer (in t itself, or its elements or map values), or nil.
+// yaml.v3 would truncate it silently (10.7 becomes 10); a number written
+// with a point but no fraction (10.0, 1e3) decodes as it should.
+func fractionForInt(t reflect.Type, n *yaml.Node) *yaml.Node {
+	n = resolve(n)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!float" {
+			return nil
+		}
+		var f float64
+		if err := n.Decode(&f); err != nil || f != math.Trunc(f) {
+			return n
+		}
+	case reflect.Slice, reflect.Array:
+		if n.Kind == yaml.SequenceNode {
+			for _, c := range n.Content {
+				if bad := fractionForInt(t.Elem(), c); bad != nil {
+					return bad
+				}
+			}
+		}
+	case reflect.Map:
+		if n.Kind == yaml.MappingNode {
+			for i := 1; i < len(n.Content); i += 2 {
+				if bad := fractionForInt(t.Elem(), n.Content[i]); bad != nil {
+					return bad
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func knownList(known []string) string {
