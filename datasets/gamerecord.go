@@ -44,6 +44,9 @@ func gameFromTree(root *sgf.Node) (Game, error) {
 		return Game{}, err
 	}
 	g.Moves, g.NumMoves = moves, int32(n)
+	if err := checkCharset(root, &g); err != nil {
+		return Game{}, err
+	}
 	g.GameID = gameID(g)
 	return g, nil
 }

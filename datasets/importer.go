@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 
+	"lifezero/internal/readfile"
 	"lifezero/sgf"
 )
 
@@ -234,11 +234,11 @@ func parseInput(ctx context.Context, f inputFile, skipBad bool) parsedFile {
 	if err := ctx.Err(); err != nil {
 		return parsedFile{err: err}
 	}
-	data, err := os.ReadFile(f.path)
+	data, err := readfile.Read(f.path, readfile.MaxSGF)
 	if err != nil {
 		return parsedFile{err: fmt.Errorf("datasets: import: %w", err)}
 	}
-	src := string(data)
+	src := decodeSGF(string(data)) // UTF-8 text, whatever CA[] the file declares
 	pf := parsedFile{sha: sha256Hex(data), src: src, lines: newLineCounter(src)}
 	coll, err := sgf.ParseString(src)
 	se, isSyntax := errors.AsType[*sgf.SyntaxError](err)
