@@ -45,6 +45,11 @@ func SolveDFS(ctx context.Context, pr *game.Problem, opts Options) Result {
 }
 
 type dfsSolver struct {
+	// dep is set by every search: whether its result rests on the path's
+	// superko history (a move barred by positional superko alone, here or
+	// in a proof below it). Such results stay out of the transposition
+	// table, as in the MCTS form (historyDep).
+	dep      bool
 	pr       *game.Problem
 	opts     Options
 	living   game.Color
@@ -58,11 +63,13 @@ type dfsSolver struct {
 // search returns the status of pos, its zone when won, and the move that
 // decides it at the root of this call (the winning or refuting move).
 func (d *dfsSolver) search(pos *game.Position, standing game.PointSet, depth int) (Status, game.PointSet, game.Point, error) {
-	d.nodes++
-	if d.nodes > d.opts.Budget {
+	d.dep = false
+	if d.nodes >= d.opts.Budget {
 		return Unknown, game.PointSet{}, game.NoPoint, errBudget
 	}
+	d.nodes++
 	if d.nodes%1024 == 0 {
+		d.checkMemory()
 		if err := d.ctx.Err(); err != nil {
 			return Unknown, game.PointSet{}, game.NoPoint, err
 		}
@@ -87,29 +94,41 @@ func (d *dfsSolver) search(pos *game.Position, standing game.PointSet, depth int
 	if depth >= d.opts.MaxDepth {
 		return Unknown, game.PointSet{}, game.NoPoint, nil
 	}
-	moves := d.orderedMoves(pos)
+	moves, barred := d.orderedMoves(pos)
 	var st Status
 	var zone game.PointSet
 	var best game.Point
+	var dep bool
 	var err error
 	if pos.ToMove() == d.living {
-		st, zone, best, err = d.orNode(pos, standing, moves, depth)
+		st, zone, best, dep, err = d.orNode(pos, standing, moves, depth)
 	} else {
-		st, zone, best, err = d.andNode(pos, standing, moves, depth)
+		st, zone, best, dep, err = d.andNode(pos, standing, moves, depth)
 	}
-	if err == nil && st != Unknown {
+	d.dep = dep || barred > 0
+	if err == nil && st != Unknown && !d.dep {
 		d.tt.Store(key, ttEntry{st, zone})
 	}
 	return st, zone, best, err
 }
 
-func (d *dfsSolver) orderedMoves(pos *game.Position) []game.Point {
-	moves := pos.LegalMoves(nil, &d.pr.Region)
+// checkMemory keeps the transposition table, all the depth-first form
+// holds, under the memory bound: it is cleared when it nears it.
+func (d *dfsSolver) checkMemory() {
+	if d.opts.MaxMemory > 0 && d.tt.bytes()+d.tt.zones.a.bytes() > int64(memHigh*float64(d.opts.MaxMemory)) {
+		d.tt.clear()
+	}
+}
+
+// orderedMoves returns the moves of pos in prior order and the number of
+// moves barred by positional superko alone.
+func (d *dfsSolver) orderedMoves(pos *game.Position) ([]game.Point, int) {
+	moves, barred := pos.LegalMovesSuperko(nil, &d.pr.Region)
 	if pos.ToMove() != d.living {
 		moves = append(moves, game.Pass)
 	}
 	if len(moves) == 0 {
-		return nil
+		return nil, barred
 	}
 	priors, _ := d.opts.Evaluator.Evaluate(pos, d.pr, moves)
 	idx := make([]int, len(moves))
@@ -121,7 +140,7 @@ func (d *dfsSolver) orderedMoves(pos *game.Position) []game.Point {
 	for i, k := range idx {
 		out[i] = moves[k]
 	}
-	return out
+	return out, barred
 }
 
 func (d *dfsSolver) child(pos *game.Position, standing *game.PointSet, m game.Point) (*game.Position, game.PointSet) {
@@ -132,34 +151,38 @@ func (d *dfsSolver) child(pos *game.Position, standing *game.PointSet, m game.Po
 	return next, d.pr.Standing(next, standing)
 }
 
-// orNode: the living side needs one winning move.
-func (d *dfsSolver) orNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, error) {
-	unknown := false
+// orNode: the living side needs one winning move. dep says whether the
+// result rests on a child result that depends on the history.
+func (d *dfsSolver) orNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, bool, error) {
+	unknown, dep := false, false
 	for _, m := range moves {
 		next, nextStanding := d.child(pos, &standing, m)
 		st, z, _, err := d.search(next, nextStanding, depth+1)
 		if err != nil {
-			return Unknown, game.PointSet{}, game.NoPoint, err
+			return Unknown, game.PointSet{}, game.NoPoint, false, err
 		}
 		switch st {
 		case Win:
 			if d.opts.NoRZ {
-				return Win, d.all, m, nil
+				return Win, d.all, m, d.dep, nil
 			}
-			return Win, DilateOR(pos, next, m, z), m, nil
+			return Win, DilateOR(pos, next, m, z), m, d.dep, nil
 		case Unknown:
 			unknown = true
+		default:
+			dep = dep || d.dep // every refuted move is part of a loss
 		}
 	}
 	if unknown {
-		return Unknown, game.PointSet{}, game.NoPoint, nil
+		return Unknown, game.PointSet{}, game.NoPoint, false, nil
 	}
-	return Loss, game.PointSet{}, game.NoPoint, nil
+	return Loss, game.PointSet{}, game.NoPoint, dep, nil
 }
 
 // andNode: the killer's must-play region shrinks with every refuted null
 // move; the node is won when no unrefuted move is left in it.
-func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, error) {
+func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, bool, error) {
+	dep := false
 	var must game.PointSet
 	for _, m := range moves {
 		if m != game.Pass {
@@ -177,15 +200,16 @@ func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []
 		next, nextStanding := d.child(pos, &standing, m)
 		st, z, _, err := d.search(next, nextStanding, depth+1)
 		if err != nil {
-			return Unknown, game.PointSet{}, game.NoPoint, err
+			return Unknown, game.PointSet{}, game.NoPoint, false, err
 		}
 		switch st {
 		case Loss:
-			return Loss, game.PointSet{}, m, nil
+			return Loss, game.PointSet{}, m, d.dep, nil
 		case Unknown:
 			unknown = append(unknown, m)
 			continue
 		}
+		dep = dep || d.dep // every refuted defence is part of the win
 		union = union.Union(z)
 		changed := changedPoints(pos, next)
 		switch {
@@ -200,11 +224,11 @@ func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []
 	}
 	for _, m := range unknown {
 		if in(m) {
-			return Unknown, game.PointSet{}, game.NoPoint, nil
+			return Unknown, game.PointSet{}, game.NoPoint, false, nil
 		}
 	}
 	if d.opts.NoRZ {
-		return Win, d.all, game.NoPoint, nil
+		return Win, d.all, game.NoPoint, dep, nil
 	}
-	return Win, DilateAND(pos, union, &d.pr.Region, d.living), game.NoPoint, nil
+	return Win, DilateAND(pos, union, &d.pr.Region, d.living), game.NoPoint, dep, nil
 }

@@ -127,7 +127,7 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 	}
 	if !opts.NoTT {
 		s.tt = NewTT(0)
-		s.tt.zones = s.zones
+		s.tt.zones, s.tt.shared = s.zones, true
 	}
 	s.frames = make([]game.Position, opts.MaxDepth+2)
 	s.mem.init(opts.MaxMemory)

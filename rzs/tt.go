@@ -41,6 +41,7 @@ type ttEntry struct {
 type TT struct {
 	entries map[uint64]ttRef
 	zones   *zoneArena
+	shared  bool // zones belong to the MCTS solver's nodes too
 	max     int
 	hits    int
 }
@@ -133,9 +134,12 @@ func (t *TT) bytes() int64 {
 }
 
 // clear drops every entry (to free memory; sound, the entries only save
-// work).
+// work), and the zones with them unless they are shared.
 func (t *TT) clear() {
 	if t != nil {
 		t.entries = make(map[uint64]ttRef)
+		if !t.shared {
+			t.zones = newZoneArena()
+		}
 	}
 }
