@@ -27,6 +27,11 @@ type moveCandsParams struct {
 
 // Validate catches bad params when the pipeline is loaded, at their line.
 func (p *moveCandsParams) Validate() error {
+	for _, d := range []struct{ key, v string }{{"from_date", p.FromDate}, {"to_date", p.ToDate}} {
+		if err := datasets.CheckDateBound(d.v); d.v != "" && err != nil {
+			return &pipelines.ParamError{Key: d.key, Msg: err.Error()}
+		}
+	}
 	if err := (datasets.DateRange{From: p.FromDate, To: p.ToDate}).Check(); err != nil {
 		return &pipelines.ParamError{Key: "from_date", Msg: err.Error()}
 	}

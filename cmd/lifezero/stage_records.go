@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"regexp"
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
@@ -18,13 +16,14 @@ type recordsImportParams struct {
 	SkipBad     bool   `yaml:"skip_bad" help:"skip malformed games (counted in the report) instead of failing"`
 }
 
-var dateBoundRE = regexp.MustCompile(`^\d{4}(-\d{2}(-\d{2})?)?$`)
-
 // Validate catches bad params when the pipeline is loaded, at their line.
 func (p *recordsImportParams) Validate() error {
 	for _, d := range []struct{ key, v string }{{"from_date", p.FromDate}, {"to_date", p.ToDate}} {
-		if d.v != "" && !dateBoundRE.MatchString(d.v) {
-			return &pipelines.ParamError{Key: d.key, Msg: fmt.Sprintf("%q: want YYYY, YYYY-MM or YYYY-MM-DD", d.v)}
+		if d.v == "" {
+			continue
+		}
+		if err := datasets.CheckDateBound(d.v); err != nil {
+			return &pipelines.ParamError{Key: d.key, Msg: err.Error()}
 		}
 	}
 	if p.MaxGames < 0 {
