@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,10 +11,11 @@ import (
 	"testing"
 
 	"lifezero/gtp"
+	"lifezero/internal/testdata"
 )
 
 // gnugoBinary is where Debian's gnugo package installs GNU Go.
-const gnugoBinary = "/usr/games/gnugo"
+const gnugoBinary = testdata.GNUGoPath
 
 // gnugoPlan says how many random games per board size the reference check
 // plays through both engines (a tenth under -short), and how often the
@@ -71,9 +71,7 @@ func (s *gnugoStats) add(o gnugoStats) {
 // of empty points: the ko point, points without an empty neighbour (where
 // suicide and captures decide) and a few random ones.
 func TestRulesAgainstGNUGo(t *testing.T) {
-	if _, err := os.Stat(gnugoBinary); err != nil {
-		t.Skipf("GNU Go not installed at %s (apt-get install -y gnugo): %v", gnugoBinary, err)
-	}
+	testdata.GNUGo(t) // skips, or fails under CI=true, when GNU Go is missing
 	for _, plan := range gnugoPlan {
 		n := plan.games
 		if testing.Short() {

@@ -7,15 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"lifezero/internal/testdata"
 )
 
 // gnugoPath is where Debian's gnugo package installs the binary.
-const gnugoPath = "/usr/games/gnugo"
+const gnugoPath = testdata.GNUGoPath
 
 // TestMain lets the test binary act as a tiny fake engine (see fakeEngine)
 // when started with GTP_FAKE_ENGINE=1, so the stream handling is tested
@@ -210,9 +211,7 @@ func TestStartMissingBinary(t *testing.T) {
 
 func startGNUGo(t *testing.T) *Engine {
 	t.Helper()
-	if _, err := exec.LookPath(gnugoPath); err != nil {
-		t.Skipf("GNU Go not found at %s (apt-get install gnugo): %v", gnugoPath, err)
-	}
+	testdata.GNUGo(t) // skips, or fails under CI=true, when GNU Go is missing
 	e, err := Start(context.Background(), gnugoPath, "--mode", "gtp")
 	if err != nil {
 		t.Fatal(err)
