@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"lifezero/internal/atomicfile"
 )
 
 // FileExt is the extension of a dataset's data files.
@@ -35,7 +37,7 @@ func CreateFile(dir, name string, schema *arrow.Schema) (*FileWriter, error) {
 	if !filepath.IsLocal(name) {
 		return nil, fmt.Errorf("datasets: create %q in %s: not a local file name", name, dir)
 	}
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	tmp, err := atomicfile.CreateTemp(dir, "."+name+".tmp-*") // 0644 under the umask, not 0600
 	if err != nil {
 		return nil, fmt.Errorf("datasets: create %s: %w", filepath.Join(dir, name), err)
 	}
@@ -68,7 +70,8 @@ func (w *FileWriter) Write(rec arrow.Record) error {
 }
 
 // Close writes the footer, syncs, renames the file into place and returns
-// its manifest entry.
+// its manifest entry. The directory is synced when the manifest is written
+// (datasets.WriteManifest), which makes every rename before it durable.
 func (w *FileWriter) Close() (FileEntry, error) {
 	if w.done {
 		return FileEntry{}, fmt.Errorf("datasets: close %s: already closed", w.Path())

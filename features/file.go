@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"lifezero/internal/atomicfile"
 )
 
 // File format: one JSON object,
@@ -87,7 +89,7 @@ func ReadJSON(r io.Reader) (*Extractor, error) {
 // Save writes the feature set to path atomically (a temporary file in the
 // same directory, then a rename).
 func (e *Extractor) Save(path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*") // 0644 under the umask
 	if err != nil {
 		return fmt.Errorf("features: saving %s: %w", path, err)
 	}
@@ -104,6 +106,9 @@ func (e *Extractor) Save(path string) (err error) {
 		return fmt.Errorf("features: saving %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("features: saving %s: %w", path, err)
+	}
+	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("features: saving %s: %w", path, err)
 	}
 	return nil

@@ -12,6 +12,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"lifezero/internal/atomicfile"
 )
 
 // The feature-model weights file, version 1. All integers are little-endian.
@@ -245,7 +247,7 @@ func SaveModel(path string, m Model) error {
 	if err := WriteModel(&buf, m); err != nil {
 		return fmt.Errorf("saving %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*") // 0644 under the umask
 	if err != nil {
 		return fmt.Errorf("saving %s: %w", path, err)
 	}
@@ -258,6 +260,9 @@ func SaveModel(path string, m Model) error {
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
+	}
+	if err == nil {
+		err = atomicfile.SyncDir(filepath.Dir(path))
 	}
 	if err != nil {
 		os.Remove(tmp.Name())

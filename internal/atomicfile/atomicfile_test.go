@@ -28,3 +28,23 @@ func TestWriteFile(t *testing.T) {
 		t.Fatalf("error %v should name the path", err)
 	}
 }
+
+func TestCreateTempNames(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]bool{}
+	for i := 0; i < 20; i++ {
+		f, err := CreateTemp(dir, ".data.arrow.tmp-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		base := filepath.Base(f.Name())
+		if filepath.Dir(f.Name()) != dir || !strings.HasPrefix(base, ".data.arrow.tmp-") || len(base) <= len(".data.arrow.tmp-") || seen[base] {
+			t.Errorf("temp file %s", f.Name())
+		}
+		seen[base] = true
+	}
+	if _, err := CreateTemp(dir, "a/b*"); err == nil {
+		t.Error("a pattern with a separator: no error")
+	}
+}

@@ -1,0 +1,73 @@
+package datasets
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// processUmask reads the umask from /proc (Linux) without changing it.
+func processUmask(t *testing.T) os.FileMode {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status to read the umask from: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "Umask:"); ok {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return os.FileMode(n)
+		}
+	}
+	t.Skip("/proc/self/status has no Umask line")
+	return 0
+}
+
+// TestDatasetFilesMode: the data files and the manifest are 0644 under the
+// umask, readable by others like any written file, not 0600.
+func TestDatasetFilesMode(t *testing.T) {
+	want := 0o644 &^ processUmask(t)
+	dir := t.TempDir()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	w, err := NewWriter(dir, schema, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).Append(7)
+	rec := b.NewRecord()
+	defer rec.Release()
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Commit(Manifest{Kind: "test", SchemaVersion: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{ManifestName}
+	for _, f := range m.Files {
+		names = append(names, f.Name)
+	}
+	for _, name := range names {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %03o, want %03o", name, got, want)
+		}
+	}
+}
