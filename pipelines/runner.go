@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"lifezero/datasets"
 	"lifezero/internal/atomicfile"
+	"lifezero/internal/dirlock"
 )
 
 // Status is what became of a stage in a run.
@@ -68,6 +71,11 @@ type marker struct {
 	Kind      string    `json:"kind"`
 	InputHash string    `json:"input_hash"`
 	Started   time.Time `json:"started"`
+	// OwnsDir says the runner made the output directory (it did not exist,
+	// was empty or was a dataset it cleared), so whatever is in it without a
+	// manifest is this stage's partial work, which a later run may delete.
+	// Markers written before the field existed prove nothing.
+	OwnsDir bool `json:"owns_dir"`
 }
 
 // Run runs the planned stages of p in order, skipping those whose cached
@@ -88,6 +96,13 @@ func (r *Runner) Run(ctx context.Context, p *Pipeline, opts RunOptions) ([]Resul
 	if err := os.MkdirAll(p.Workdir, 0o755); err != nil {
 		return nil, fmt.Errorf("pipelines: workdir: %w", err)
 	}
+	// One run at a time per workdir: two would clear each other's stage
+	// directories. The OS lock dies with the process (kill -9 included).
+	lock, err := dirlock.Acquire(p.Workdir)
+	if err != nil {
+		return nil, fmt.Errorf("pipelines: work directory %w", err)
+	}
+	defer lock.Release()
 	log := r.logger()
 	outs := map[string]*datasets.Manifest{}
 	results := make([]Result, 0, len(plan))
@@ -232,11 +247,19 @@ func (p *Pipeline) resolveInputs(st *Stage, outs map[string]*datasets.Manifest) 
 // (a manifest with another hash, or one that does not verify) and partial
 // work of another config are removed; partial work of this config is kept so
 // the stage can resume inside itself. The marker records the config.
+//
+// It deletes or writes into only a directory that is lifezero's (see
+// outDirOwned): anything else at the stage's output path, a folder of source
+// data when the workdir is a data folder or a stage is named like its input
+// folder, is refused with an error naming it, with or without --force.
 func prepareOutDir(dir, markerPath string, mk marker, force bool, log *slog.Logger) error {
-	wipe := force
-	if _, err := os.Stat(filepath.Join(dir, datasets.ManifestName)); err == nil {
-		wipe = true
-	} else if old, err := readMarker(markerPath); err == nil && old.InputHash != mk.InputHash {
+	old, oldErr := readMarker(markerPath)
+	hasManifest, err := outDirOwned(dir, old.OwnsDir && oldErr == nil)
+	if err != nil {
+		return err
+	}
+	wipe := force || hasManifest
+	if !wipe && oldErr == nil && old.InputHash != mk.InputHash {
 		log.Info("discarding partial output of another config", "dir", dir)
 		wipe = true
 	}
@@ -245,20 +268,87 @@ func prepareOutDir(dir, markerPath string, mk marker, force bool, log *slog.Logg
 			return fmt.Errorf("clear output dir: %w", err)
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(dir, ReportDir)); err != nil {
-		return fmt.Errorf("clear old report: %w", err)
-	}
-	for _, d := range []string{dir, filepath.Dir(markerPath)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("output dir: %w", err)
-		}
+	// The marker claims the directory before it is made, so a kill in
+	// between leaves at worst a claim on a directory that does not exist.
+	if err := os.MkdirAll(filepath.Dir(markerPath), 0o755); err != nil {
+		return fmt.Errorf("output dir: %w", err)
 	}
 	mk.Started = time.Now().UTC()
+	mk.OwnsDir = true
 	data, err := json.MarshalIndent(mk, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(markerPath, append(data, '\n'))
+	if err := atomicfile.WriteFile(markerPath, append(data, '\n')); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output dir: %w", err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ReportDir)); err != nil {
+		return fmt.Errorf("clear old report: %w", err)
+	}
+	return checkWritable(dir)
+}
+
+// outDirOwned checks that the stage output directory dir is lifezero's to
+// delete and write into, and says whether it holds a manifest. It is when
+//   - it does not exist;
+//   - it holds a manifest (_manifest.json): a dataset, current, stale or
+//     corrupt, which only lifezero writes;
+//   - the stage's marker says the runner made it (marked), so what is in it
+//     is the partial work of an interrupted run of the stage;
+//   - it is empty, or holds only the temp files of interrupted atomic
+//     writes (".<name>.tmp…"), which nobody but a writer of it could miss.
+//
+// Anything else is refused with an error that names the directory and one
+// of its entries: deleting it could destroy data lifezero never wrote.
+func outDirOwned(dir string, marked bool) (hasManifest bool, err error) {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("output dir: %w", err)
+	case !fi.IsDir():
+		return false, fmt.Errorf("stage output %s exists and is not a directory; refusing to replace it "+
+			"(move it away, or choose another --workdir or stage name)", dir)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, datasets.ManifestName)); err == nil && fi.Mode().IsRegular() {
+		return true, nil
+	}
+	if marked {
+		return false, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("output dir: %w", err)
+	}
+	for _, e := range entries {
+		if !isTempFile(e) {
+			return false, fmt.Errorf("stage output folder %s holds %q and is no lifezero dataset (no %s) nor partial work "+
+				"of this stage; refusing to delete or write into it: move it away, or choose another --workdir or stage name",
+				dir, e.Name(), datasets.ManifestName)
+		}
+	}
+	return false, nil
+}
+
+// isTempFile reports whether e is the temp file of an interrupted atomic
+// write (atomicfile, the Arrow file writer, the model and SGF writers).
+func isTempFile(e fs.DirEntry) bool {
+	return e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp")
+}
+
+// checkWritable fails early, naming dir, when files cannot be made there,
+// rather than after the stage has done its work.
+func checkWritable(dir string) error {
+	f, err := atomicfile.CreateTemp(dir, ".write-check.tmp-*")
+	if err != nil {
+		return fmt.Errorf("stage output folder %s is not writable: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func readMarker(path string) (marker, error) {
