@@ -142,7 +142,10 @@ func TestReadOnlyOutDirFailsEarly(t *testing.T) {
 	w := newWorld()
 	p := load(t, w, path)
 	a := filepath.Join(p.Workdir, "a")
-	if err := os.MkdirAll(a, 0o555); err != nil {
+	if err := os.MkdirAll(a, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(a, 0o555); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Chmod(a, 0o755)
