@@ -21,17 +21,18 @@ import (
 )
 
 const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz] [--no-tt] [--evaluator heuristic|uniform] " +
-	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--json] [--sgf-dir DIR] [--out DIR]"
+	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--json] [--sgf-dir DIR] [--out DIR [--overwrite]]"
 
 // solveFlags are the parsed flags of "lifezero solve".
 type solveFlags struct {
-	cfg     evaluate.SolveConfig
-	json    bool
-	sgfDir  string
-	out     string
-	net     string
-	netMode string
-	paths   []string
+	cfg       evaluate.SolveConfig
+	json      bool
+	sgfDir    string
+	out       string
+	overwrite bool
+	net       string
+	netMode   string
+	paths     []string
 }
 
 func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
@@ -64,6 +65,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
 	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
 	fs.StringVar(&f.out, "out", "", "write a solve-results dataset (with its report section) to `DIR`")
+	fs.BoolVar(&f.overwrite, "overwrite", false, "replace the solve-results dataset already in --out (a dataset of another kind is never replaced)")
 	paths, err := parseArgs(fs, args)
 	if err != nil {
 		return nil, err
@@ -103,6 +105,9 @@ func cmdSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := f.checkOutputs(); err != nil {
+		return err
+	}
 	tasks, err := loadSolveTasks(f.paths)
 	if err != nil {
 		return err
@@ -139,6 +144,29 @@ func cmdSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		fmt.Fprintf(out.summaryW, "wrote %d results to %s\n", len(rows), f.out)
+	}
+	return nil
+}
+
+// checkOutputs checks every output location before any solving, so that
+// a bad one is an error at once and not after the whole run.
+func (f *solveFlags) checkOutputs() error {
+	if f.out != "" {
+		if err := checkDatasetOut("--out", f.out, evaluate.SolveResultsKind, f.overwrite); err != nil {
+			return err
+		}
+	} else if f.overwrite {
+		return usagef("--overwrite without --out: nothing to overwrite")
+	}
+	if f.sgfDir != "" {
+		if err := checkOutDir("--sgf-dir", f.sgfDir); err != nil {
+			return err
+		}
+	}
+	if f.cfg.RZTSave != "" {
+		if err := checkOutDir("--rzt-save", f.cfg.RZTSave); err != nil {
+			return err
+		}
 	}
 	return nil
 }

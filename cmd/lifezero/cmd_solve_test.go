@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"lifezero/datasets"
 	"lifezero/evaluate"
 	"lifezero/game"
 	"lifezero/sgf"
@@ -125,7 +126,11 @@ func TestSolveSGFAndDataset(t *testing.T) {
 	sgfDir := filepath.Join(t.TempDir(), "sgf")
 	outDir := filepath.Join(t.TempDir(), "results")
 	for run := 0; run < 2; run++ { // the second run replaces the first's outputs
-		code, _, errs := lifezero(t, "solve", dir, "--budget", "5000", "--sgf-dir", sgfDir, "--out", outDir)
+		args := []string{"solve", dir, "--budget", "5000", "--sgf-dir", sgfDir, "--out", outDir}
+		if run == 1 {
+			args = append(args, "--overwrite")
+		}
+		code, _, errs := lifezero(t, args...)
 		if code != 0 {
 			t.Fatalf("run %d: exit %d: %s", run, code, errs)
 		}
@@ -355,6 +360,91 @@ func TestSolveStage(t *testing.T) {
 		code, _, errs = lifezero(t, "run", pipeline, "--workdir", work)
 		if code != 1 || !strings.Contains(errs, tt.want) {
 			t.Errorf("%s: exit %d, want an error with %q: %s", tt.edit, code, tt.want, errs)
+		}
+	}
+}
+
+// TestSolveOutputsCheckedFirst: every output location is checked before any
+// solving: a dataset of another kind at --out is never replaced, one of
+// the same kind only with --overwrite, and a file where a directory is
+// expected or an unwritable folder is refused at once, with no problem
+// solved (nothing on stdout).
+func TestSolveOutputsCheckedFirst(t *testing.T) {
+	tiny := tinyDir(t)
+	tmp := t.TempDir()
+	games := filepath.Join(tmp, "games")
+	sgfFile := filepath.Join(tmp, "g.sgf")
+	if err := os.WriteFile(sgfFile, []byte("(;FF[4]GM[1]SZ[9]DT[2010-01-01];B[ee];W[cc])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := lifezero(t, "records", "import", "--out", games, sgfFile); code != 0 {
+		t.Fatalf("records import: exit %d: %s", code, errs)
+	}
+	results := filepath.Join(tmp, "results")
+	if code, _, errs := lifezero(t, "solve", tiny, "--budget", "2000", "--out", results); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, errs)
+	}
+	file := filepath.Join(tmp, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(tmp, "foreign")
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--out", games}, 1, "--out " + games + " holds a games dataset; refusing to replace a dataset of another kind"},
+		{[]string{"--out", games, "--overwrite"}, 1, "--out " + games + " holds a games dataset; refusing to replace"},
+		{[]string{"--out", results}, 1, "--out " + results + " already holds a solve-results dataset (3 rows); add --overwrite to replace it"},
+		{[]string{"--out", file}, 1, "--out " + file + ": exists and is not a directory"},
+		{[]string{"--out", filepath.Join(file, "sub")}, 1, "--out " + filepath.Join(file, "sub") + ": cannot be created: " + file + " is not a directory"},
+		{[]string{"--out", foreign}, 1, "--out " + foreign + ` holds "notes.txt", which is not a dataset file`},
+		{[]string{"--sgf-dir", file}, 1, "--sgf-dir " + file + ": exists and is not a directory"},
+		{[]string{"--sgf-dir", filepath.Join(file, "a", "b")}, 1, "--sgf-dir " + filepath.Join(file, "a", "b") + ": cannot be created"},
+		{[]string{"--rzt", "tree", "--rzt-save", file}, 1, "--rzt-save " + file + ": exists and is not a directory"},
+		{[]string{"--overwrite"}, 2, "--overwrite without --out"},
+	} {
+		args := append([]string{"solve", tiny, "--budget", "2000"}, tt.args...)
+		code, out, errs := lifezero(t, args...)
+		if code != tt.code || !strings.Contains(errs, tt.want) || out != "" {
+			t.Errorf("%v: exit %d, want %d with %q and nothing solved\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.code, tt.want, out, errs)
+		}
+	}
+	if m, err := datasets.ReadManifest(games); err != nil || m.Kind != "games" {
+		t.Errorf("the games dataset: %+v, %v", m, err)
+	}
+	if code, _, errs := lifezero(t, "solve", tiny, "--budget", "2000", "--out", results, "--overwrite"); code != 0 {
+		t.Errorf("--overwrite of a solve-results dataset: exit %d: %s", code, errs)
+	}
+}
+
+// TestSolveReadOnlyOutputs: unwritable --out and --sgf-dir folders are
+// refused before any solving.
+func TestSolveReadOnlyOutputs(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into read-only folders (checked by hand with a read-only bind mount)")
+	}
+	tiny := tinyDir(t)
+	ro := filepath.Join(t.TempDir(), "ro")
+	if err := os.Mkdir(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(ro, 0o755)
+	for _, tt := range []struct{ flag, dir, want string }{
+		{"--out", ro, "--out " + ro + ": not writable"},
+		{"--sgf-dir", ro, "--sgf-dir " + ro + ": not writable"},
+		{"--out", filepath.Join(ro, "new"), "--out " + filepath.Join(ro, "new") + ": cannot be created"},
+	} {
+		code, out, errs := lifezero(t, "solve", tiny, "--budget", "2000", tt.flag, tt.dir)
+		if code != 1 || !strings.Contains(errs, tt.want) || out != "" {
+			t.Errorf("%s %s: exit %d, want 1 with %q and nothing solved\nstdout:\n%s\nstderr:\n%s", tt.flag, tt.dir, code, tt.want, out, errs)
 		}
 	}
 }
