@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strings"
 
 	"lifezero/datasets"
 	"lifezero/pipelines"
@@ -53,10 +54,34 @@ func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writ
 	})
 	pr.Finish()
 	if err != nil {
-		return err
+		return nameSkipBad(err, "add --skip-bad")
 	}
 	return printImportSummary(stdout, m, *out)
 }
+
+// skipBadHint is how package datasets tells its callers to set
+// ImportOptions.SkipBad; a command names its own flag or param instead.
+const skipBadHint = "set SkipBad"
+
+// nameSkipBad rewrites the import error's advice to set SkipBad into the
+// user's terms (the --skip-bad flag, the skip_bad param), keeping the
+// error's chain.
+func nameSkipBad(err error, hint string) error {
+	msg := err.Error()
+	if !strings.Contains(msg, skipBadHint) {
+		return err
+	}
+	return &renamedError{msg: strings.ReplaceAll(msg, skipBadHint, hint), err: err}
+}
+
+// renamedError is err with another message.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
 
 func printImportSummary(w io.Writer, m *datasets.Manifest, dir string) error {
 	s, err := datasets.ImportSummaryOf(m)

@@ -72,7 +72,7 @@ func runRecordsImport(ctx context.Context, env *pipelines.Env) error {
 		},
 	})
 	if err != nil {
-		return err
+		return nameSkipBad(err, "set skip_bad: true in the stage's params")
 	}
 	env.Progress.Finish()
 	if err := evaluate.WriteGamesSection(ctx, env.OutDir); err != nil {
