@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -50,14 +51,31 @@ func commands() []command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var caught atomic.Value // the os.Signal that stopped the command
 	go func() {
-		<-ctx.Done()
-		stop() // the first Ctrl-C cancels cleanly; a second one kills at once
+		s := <-sigs
+		caught.Store(s)
+		signal.Stop(sigs) // the first Ctrl-C cancels cleanly; a second one kills at once
+		cancel()
 	}()
 	code := realMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	signal.Stop(sigs)
+	sig, _ := caught.Load().(os.Signal)
+	os.Exit(exitCode(code, sig))
+}
+
+// exitCode is the exit status of a command that returned code: 128+n when
+// signal n (SIGINT, SIGTERM) stopped it, as shells report a process killed
+// by that signal (130 after Ctrl-C), so that scripts see it was cut short
+// even though it stopped cleanly.
+func exitCode(code int, sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return code
 }
 
 // usageError marks errors in the command line itself (exit status 2).
