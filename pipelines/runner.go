@@ -285,10 +285,13 @@ func prepareOutDir(dir, markerPath string, mk marker, force bool, log *slog.Logg
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output dir: %w", err)
 	}
+	if err := checkWritable(dir); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(filepath.Join(dir, ReportDir)); err != nil {
 		return fmt.Errorf("clear old report: %w", err)
 	}
-	return checkWritable(dir)
+	return nil
 }
 
 // outDirOwned checks that the stage output directory dir is lifezero's to

@@ -82,7 +82,7 @@ func checkDatasetOut(flag, dir, kind string, overwrite bool) error {
 	m, err := datasets.ReadManifest(dir)
 	switch {
 	case err == nil && m.Kind != kind:
-		return fmt.Errorf("%s %s holds a %s dataset; refusing to replace a dataset of another kind with %s results "+
+		return fmt.Errorf("%s %s holds a %s dataset; refusing to replace a dataset of another kind with a %s dataset "+
 			"(choose another %s)", flag, dir, m.Kind, kind, flag)
 	case err == nil && !overwrite:
 		return fmt.Errorf("%s %s already holds a %s dataset (%d rows); add --overwrite to replace it, or choose another %s",
