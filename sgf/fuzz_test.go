@@ -2,6 +2,7 @@ package sgf
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -16,6 +17,9 @@ func FuzzParse(f *testing.F) {
 		"(;C[abc", "(;B[aa](;W[bb]);B[cc])", "(;abc[aa])", "(;B)", "(;B[aa]) x",
 		"(;C[\\", "(;C[a\\\r", "(;PB[美杜莎]é)", "(;B[aa]\r\n;W[bb]\r\n!)",
 	} {
+		f.Add(s)
+	}
+	for _, s := range realSeeds(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -48,4 +52,29 @@ func FuzzWriteValue(f *testing.F) {
 		root.Children = []*Node{node(prop("N", v2)), node()}
 		roundTrip(t, "values", Collection{root})
 	})
+}
+
+// realSeeds returns real SGF texts the repository ships: the first game
+// trees of the sample game records (each on its own, and one file's start as
+// a collection) and the problem files.
+func realSeeds(f *testing.F) []string {
+	var seeds []string
+	games, _ := filepath.Glob(filepath.Join("..", "samples", "games", "*.sgf"))
+	problems, _ := filepath.Glob(filepath.Join("..", "samples", "problems", "*", "*.sgf"))
+	if len(games) == 0 || len(problems) == 0 {
+		f.Fatal("no SGF files under ../samples to seed the fuzzer")
+	}
+	for _, path := range append(games, problems...) {
+		c, err := ParseFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i, root := range c[:min(len(c), 5)] {
+			seeds = append(seeds, Collection{root}.String())
+			if i == 1 {
+				seeds = append(seeds, Collection{c[0], root}.String())
+			}
+		}
+	}
+	return seeds
 }
