@@ -166,16 +166,25 @@ type byteArena struct {
 // blockRef addresses a block: chunk is 1-based (0 means none).
 type blockRef struct{ chunk, off uint32 }
 
-func (b *byteArena) alloc(n int) blockRef {
+// blockSlack is how many classes (of blockAlign bytes) larger than asked a
+// freed block may be and still be reused.
+const blockSlack = 4
+
+// alloc returns a block of at least n bytes and how many blockAlign units
+// larger than n's class it is (the caller passes it back to release).
+func (b *byteArena) alloc(n int) (blockRef, int) {
 	n = (n + blockAlign - 1) &^ (blockAlign - 1)
 	if b.chunk == 0 {
 		b.chunk = byteChunk
 	}
-	if l := b.free[n]; len(l) > 0 {
-		r := l[len(l)-1]
-		b.free[n] = l[:len(l)-1]
-		b.inUse += int64(n)
-		return r
+	for slack := 0; slack <= blockSlack; slack++ {
+		size := n + slack*blockAlign
+		if l := b.free[size]; len(l) > 0 {
+			r := l[len(l)-1]
+			b.free[size] = l[:len(l)-1]
+			b.inUse += int64(size)
+			return r, slack
+		}
 	}
 	if len(b.chunks) == 0 || b.used+n > b.chunk {
 		if b.mapped == nil {
@@ -188,11 +197,12 @@ func (b *byteArena) alloc(n int) blockRef {
 	r := blockRef{uint32(len(b.chunks)), uint32(b.used)}
 	b.used += n
 	b.inUse += int64(n)
-	return r
+	return r, 0
 }
 
-func (b *byteArena) release(r blockRef, n int) {
-	n = (n + blockAlign - 1) &^ (blockAlign - 1)
+// release frees a block of n bytes given with slack.
+func (b *byteArena) release(r blockRef, n, slack int) {
+	n = (n+blockAlign-1)&^(blockAlign-1) + slack*blockAlign
 	if r.chunk == 0 {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -28,14 +29,13 @@ type memBound struct {
 // well under 2 KB, so 1024 nodes move the count by at most a few MB.
 const memCheckEvery = 1024
 
-// Fractions of the bound: when what it uses reaches memHigh, or what it
-// holds (with the freed items kept for reuse) memFull, the solver reclaims;
-// if that does not bring its use under memLow, or what it holds has
-// reached the bound, it stops.
+// Fractions of the bound: when what it uses reaches memHigh the solver
+// reclaims; if that does not bring its use under memLow it stops. It also
+// stops when what it holds (with the freed items kept for reuse) reaches
+// the bound.
 const (
 	memHigh = 0.85
 	memLow  = 0.75
-	memFull = 0.95
 )
 
 func (m *memBound) init(max int64) { m.max, m.next = max, memCheckEvery }
@@ -76,8 +76,20 @@ func (s *mcSolver) liveBytes() int64 {
 // checkMemory reclaims when the solver nears its bound and returns the
 // reason to stop when it cannot get well below it ("" to go on).
 func (s *mcSolver) checkMemory() string {
-	high, low := int64(memHigh*float64(s.mem.max)), int64(memLow*float64(s.mem.max))
-	if s.liveBytes() < high && s.memoryBytes() < int64(memFull*float64(s.mem.max)) {
+	// The Go runtime's own memory (heap, stacks) counts too unless the
+	// caller asks for the solver's alone: the solver's arenas live outside
+	// it, and a process holds both.
+	var other int64
+	if !s.opts.MemorySolverOnly {
+		other = goRuntimeBytes()
+	}
+	high, low := int64(memHigh*float64(s.mem.max))-other, int64(memLow*float64(s.mem.max))-other
+	if s.liveBytes() < high {
+		if s.memoryBytes()+other >= s.mem.max {
+			// What is freed is reused before anything grows, but the
+			// blocks freed may not fit what is asked: held at the bound.
+			return fmt.Sprintf("memory bound %s reached", FormatMemorySize(s.mem.max))
+		}
 		return ""
 	}
 	before := s.liveBytes()
@@ -94,7 +106,7 @@ func (s *mcSolver) checkMemory() string {
 	}
 	s.sweepZones()
 	s.mem.reclaimed += before - s.liveBytes()
-	if s.liveBytes() >= low || s.memoryBytes() >= s.mem.max {
+	if s.liveBytes() >= low || s.memoryBytes()+other >= s.mem.max {
 		return fmt.Sprintf("memory bound %s reached", FormatMemorySize(s.mem.max))
 	}
 	return ""
@@ -114,6 +126,17 @@ func (s *mcSolver) dropProvenSubtrees() {
 		}
 		s.tree.visited(id, func(c int32) { stack = append(stack, c) })
 	}
+}
+
+// goRuntimeBytes returns the memory the Go runtime holds from the system
+// (heap, stacks, metadata; less what it has returned).
+func goRuntimeBytes() int64 {
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(samples)
+	if samples[0].Value.Kind() != metrics.KindUint64 || samples[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(samples[0].Value.Uint64() - samples[1].Value.Uint64())
 }
 
 // pruneUnpromising frees the subtrees of the unproven nodes (not the root)
@@ -174,7 +197,8 @@ func (s *mcSolver) freeKids(id int32) {
 		if c.pal != nil {
 			nPal = len(c.pal) / 4
 		}
-		t.data.release(n.kids, blockSize(c.n, nPal, len(c.words)/8))
+		slack := int(t.data.block(n.kids, blockHeader)[7])
+		t.data.release(n.kids, blockSize(c.n, nPal, len(c.words)/8), slack)
 	}
 	n.kids = blockRef{}
 	n.firstRec = 0

@@ -25,7 +25,7 @@ func sharedProblem(t *testing.T, set, id string) *game.Problem {
 func TestMemoryBoundStops(t *testing.T) {
 	pr := sharedProblem(t, "cho19-dev", "003")
 	const bound = 24 << 20
-	res := Solve(context.Background(), pr, Options{Budget: 1_000_000, MaxMemory: bound})
+	res := Solve(context.Background(), pr, Options{Budget: 1_000_000, MaxMemory: bound, MemorySolverOnly: true})
 	if res.Status != Unknown || !res.Aborted || res.Reason != "memory bound 24MiB reached" {
 		t.Fatalf("got %v aborted=%v reason %q after %d nodes, want unknown stopped by the bound", res.Status, res.Aborted, res.Reason, res.Nodes)
 	}
@@ -36,6 +36,22 @@ func TestMemoryBoundStops(t *testing.T) {
 		t.Errorf("solver held %d bytes, over the bound %d + 10%%", res.MemoryBytes, bound)
 	}
 	t.Logf("stopped after %d nodes holding %d bytes (%d per node): %s", res.Nodes, res.MemoryBytes, res.MemoryBytes/int64(res.Nodes), res.Reason)
+}
+
+// TestMemoryBoundWithRuntime: by default the Go runtime's memory counts
+// towards the bound as well; the two together stay within it plus 10%.
+func TestMemoryBoundWithRuntime(t *testing.T) {
+	pr := sharedProblem(t, "cho19-dev", "003")
+	const bound = 48 << 20
+	res := Solve(context.Background(), pr, Options{Budget: 1_000_000, MaxMemory: bound})
+	total := res.MemoryBytes + goRuntimeBytes()
+	if res.Status != Unknown || res.Reason != "memory bound 48MiB reached" {
+		t.Fatalf("got %v reason %q after %d nodes, want unknown stopped by the bound", res.Status, res.Reason, res.Nodes)
+	}
+	if total > bound*11/10 {
+		t.Errorf("solver %d + Go runtime %d bytes: over the bound %d + 10%%", res.MemoryBytes, total-res.MemoryBytes, bound)
+	}
+	t.Logf("stopped after %d nodes: solver %d + Go runtime %d bytes", res.Nodes, res.MemoryBytes, total-res.MemoryBytes)
 }
 
 // TestMemoryBoundReclaims: a bound that the search reaches several times
@@ -51,7 +67,7 @@ func TestMemoryBoundReclaims(t *testing.T) {
 	if roomy.Status != free.Status || roomy.Nodes != free.Nodes || roomy.FirstMove != free.FirstMove || roomy.Reason != "" {
 		t.Fatalf("a bound never reached changed the search: %v %d %v %q, want %v %d %v", roomy.Status, roomy.Nodes, roomy.FirstMove, roomy.Reason, free.Status, free.Nodes, free.FirstMove)
 	}
-	opts := Options{Budget: 100_000, MaxMemory: 4 << 20}
+	opts := Options{Budget: 100_000, MaxMemory: 5 << 20, MemorySolverOnly: true}
 	opts.defaults(pr)
 	s := newMCTSSolver(pr, opts)
 	res := s.run(context.Background())

@@ -57,7 +57,8 @@ const (
 const rootNode int32 = 1
 
 // blockHeader is the size of a children block's header: nKids uint16,
-// nPal uint16 (0: raw float32 priors), words, hasPass, player, unused.
+// nPal uint16 (0: raw float32 priors), words, hasPass, player, and the
+// block's slack (see byteArena.alloc).
 const blockHeader = 8
 
 func newMemTree(region *game.PointSet, cells int, lastMover game.Color, bound int64) *memTree {
@@ -179,9 +180,10 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 		nPal = len(pal)
 	}
 	size := blockSize(len(moves), nPal, t.words)
-	ref := t.data.alloc(size)
+	ref, slack := t.data.alloc(size)
 	b := t.data.block(ref, size)
 	clear(b)
+	b[7] = byte(slack)
 	binary.LittleEndian.PutUint16(b, uint16(len(moves)))
 	binary.LittleEndian.PutUint16(b[2:], uint16(nPal))
 	b[4] = byte(t.words)

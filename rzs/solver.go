@@ -29,8 +29,11 @@ type Options struct {
 	Table PatternTable
 	// MaxMemory bounds the memory the search holds, in bytes (0: none).
 	// Near it the solver first reclaims what proofs no longer need; when
-	// nothing is left to reclaim it stops with Unknown and Reason set.
-	MaxMemory int64
+	// nothing is left to reclaim it stops with Unknown and Reason set. The
+	// memory the Go runtime holds besides (heap, stacks) counts towards it
+	// too, unless MemorySolverOnly (for tests, whose process holds more).
+	MaxMemory        int64
+	MemorySolverOnly bool
 }
 
 func (o *Options) defaults(pr *game.Problem) {
