@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,12 @@ const (
 	AlgoDFS            = "dfs"
 	EvaluatorHeuristic = "heuristic"
 	EvaluatorUniform   = "uniform"
+	// EvaluatorLD is rzs.LD, the life-and-death evaluator; EvaluatorLDNoEyes
+	// and EvaluatorLDNoPass are its ablations (no eye-space terms; no pass
+	// share).
+	EvaluatorLD       = "ld"
+	EvaluatorLDNoEyes = "ld-noeyes"
+	EvaluatorLDNoPass = "ld-nopass"
 )
 
 // DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
@@ -92,6 +99,28 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	return c
 }
 
+// EvaluatorNames lists the built-in evaluators' names.
+func EvaluatorNames() []string {
+	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass}
+}
+
+// builtinEvaluator returns the built-in evaluator of a name, nil if none.
+func builtinEvaluator(name string) rzs.Evaluator {
+	switch name {
+	case EvaluatorHeuristic, "":
+		return rzs.Heuristic{}
+	case EvaluatorUniform:
+		return rzs.Uniform{}
+	case EvaluatorLD:
+		return rzs.LD{}
+	case EvaluatorLDNoEyes:
+		return rzs.LD{NoEyes: true}
+	case EvaluatorLDNoPass:
+		return rzs.LD{NoPassShare: true}
+	}
+	return nil
+}
+
 // SolveConfigError is a bad field of a SolveConfig; Field is its name as the
 // command line and the stage params spell it (budget, algo, ...).
 type SolveConfigError struct {
@@ -106,8 +135,8 @@ func (c SolveConfig) Validate() error {
 	switch {
 	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS:
 		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s or %s", c.Algo, AlgoMCTS, AlgoDFS)}
-	case c.Net == nil && c.Evaluator != EvaluatorHeuristic && c.Evaluator != EvaluatorUniform:
-		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want %s or %s", c.Evaluator, EvaluatorHeuristic, EvaluatorUniform)}
+	case c.Net == nil && builtinEvaluator(c.Evaluator) == nil:
+		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want one of %s", c.Evaluator, strings.Join(EvaluatorNames(), ", "))}
 	case c.Budget < 0:
 		return &SolveConfigError{"budget", fmt.Sprintf("%d: must be positive", c.Budget)}
 	case c.Timeout < 0:
@@ -123,9 +152,9 @@ func (c SolveConfig) Validate() error {
 }
 
 func (c SolveConfig) options() rzs.Options {
-	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: rzs.Heuristic{}}
-	if c.Evaluator == EvaluatorUniform {
-		o.Evaluator = rzs.Uniform{}
+	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator)}
+	if o.Evaluator == nil {
+		o.Evaluator = rzs.Heuristic{}
 	}
 	if c.Net != nil {
 		o.Evaluator = c.Net

@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [3]int
-	var took [3]time.Duration
+	var wins, spent [5]int
+	var took [5]time.Duration
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -40,6 +40,8 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts", Solve, Options{Budget: 200000}},
 			{"dfs", SolveDFS, Options{Budget: 200000}},
 			{"mcts-uniform-norz", Solve, Options{Budget: 200000, NoRZ: true, Evaluator: Uniform{}}},
+			{"mcts-ld", Solve, Options{Budget: 200000, Evaluator: LD{}}},
+			{"dfs-ld", SolveDFS, Options{Budget: 200000, Evaluator: LD{}}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

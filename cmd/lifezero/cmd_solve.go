@@ -42,7 +42,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.StringVar(&f.cfg.Algo, "algo", evaluate.AlgoMCTS, "solver form: mcts or dfs")
 	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
 	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
-	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.EvaluatorHeuristic, "move ordering: heuristic or uniform")
+	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.EvaluatorHeuristic, "move ordering: heuristic, uniform, ld (life-and-death), ld-noeyes or ld-nopass")
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
 	fs.StringVar(&f.netMode, "net-mode", "ftl", "network value: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)")
 	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree) or linear; empty: off")

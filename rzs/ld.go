@@ -1,0 +1,302 @@
+package rzs
+
+import (
+	"math"
+
+	"lifezero/game"
+)
+
+// LD is a life-and-death evaluator: the Heuristic's move priors sharpened by
+// a static reading of the living group's eye space, a value from the number
+// of eyes that space can hold, and a large prior on the killer's pass.
+//
+// It only orders the search; nothing it says is taken as proof. The eye
+// space is estimated in the spirit of GNU Go's owl and of the heuristic
+// initialisation of df-pn tsumego solvers: the empty points nearer to the
+// living group than to any killer stone, split into connected parts, each
+// part worth up to two eyes by its size (a one-point part only if it is a
+// real eye).
+type LD struct {
+	// PassShare is the prior mass given to the killer's pass at AND nodes
+	// (0 means DefaultPassShare). Refuting the pass first is cheap and
+	// yields the zone that prunes every defence outside it (a pass is always
+	// a null move), so the pass is worth trying early.
+	PassShare float32
+	// NoEyes turns the eye-space terms off (an ablation): priors and value
+	// are then the Heuristic's, with only the pass share changed.
+	NoEyes bool
+	// NoPassShare gives the pass the Heuristic's small weight instead of
+	// PassShare (an ablation).
+	NoPassShare bool
+}
+
+// DefaultPassShare is LD's prior mass on the killer's pass.
+const DefaultPassShare = 0.3
+
+// Evaluate implements Evaluator.
+func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
+	living := pr.Living()
+	var ld ldScratch
+	ld.read(pos, pr, living)
+	weakLibs := weakLiberties(pos)
+	priors := make([]float32, len(moves))
+	passAt := -1
+	sum := float32(0)
+	for i, m := range moves {
+		if m == game.Pass && !l.NoPassShare {
+			passAt = i
+			continue
+		}
+		if m == game.Pass {
+			priors[i] = 0.02
+			sum += 0.02
+			continue
+		}
+		w := nearness[min(max(int(ld.distFocus[m])-1, 0), len(nearness)-1)]
+		w *= 1 + 2*float32(weakLibs[m])
+		if eyeish(pos, m, living) {
+			w *= 2
+		}
+		if !l.NoEyes {
+			w *= ld.moveBonus(m)
+		}
+		priors[i] = w
+		sum += w
+	}
+	if passAt >= 0 {
+		share := l.PassShare
+		if share <= 0 {
+			share = DefaultPassShare
+		}
+		if sum == 0 {
+			share = 1
+		}
+		for i := range priors {
+			priors[i] *= (1 - share) / max(sum, 1e-12)
+		}
+		priors[passAt] = share
+	} else if sum > 0 {
+		for i := range priors {
+			priors[i] /= sum
+		}
+	}
+	if l.NoEyes {
+		return priors, livingValue(pos, living, &ld.targets)
+	}
+	return priors, ld.value(pos, living)
+}
+
+// ldScratch is one reading of a position: the living group, distances from
+// it and from the killer's stones, and the eye space.
+type ldScratch struct {
+	targets   game.PointSet // standing crucial stones (or the living stones)
+	group     game.PointSet // target blocks and living blocks sharing a liberty with them
+	distFocus []uint8       // distance to the fight (the Heuristic's focus)
+	distOwn   []uint8       // distance to the group
+	distKill  []uint8       // distance to the nearest killer stone
+	space     game.PointSet // eye space: empties nearer the group than any killer stone
+	part      []int16       // eye-space part of each point (-1: none)
+	parts     []eyePart
+}
+
+// eyePart is a connected part of the eye space.
+type eyePart struct {
+	size   int
+	vital  game.Point // the point of the part with most neighbours in it
+	degree int
+	eyes   float64 // eyes the part is worth
+}
+
+func (ld *ldScratch) read(pos *game.Position, pr *game.Problem, living game.Color) {
+	ld.targets = pr.Crucial
+	if ld.targets.Empty() {
+		ld.targets = stonesOf(pos, living)
+		ld.targets = ld.targets.Intersect(regionNeighbourhood(pos, &pr.Region))
+	}
+	focus := focusStones(pos, &ld.targets)
+	ld.distFocus = distanceMap(pos, &focus)
+	ld.group = livingGroup(pos, &ld.targets, living)
+	ld.distOwn = distanceMap(pos, &ld.group)
+	killers := stonesOf(pos, living.Opponent())
+	ld.distKill = distanceMap(pos, &killers)
+	ld.space = game.PointSet{}
+	for i := 0; i < pos.Cells(); i++ {
+		p := game.Point(i)
+		if pos.At(p) == game.Empty && ld.distOwn[p] <= 3 && ld.distOwn[p] < ld.distKill[p] {
+			ld.space.Add(p)
+		}
+	}
+	ld.splitSpace(pos, living)
+}
+
+// regionNeighbourhood is the region and the points next to it.
+func regionNeighbourhood(pos *game.Position, region *game.PointSet) game.PointSet {
+	out := *region
+	region.ForEach(func(p game.Point) {
+		for _, q := range pos.Neighbors(p) {
+			if pos.At(q) != game.Border {
+				out.Add(q)
+			}
+		}
+	})
+	return out
+}
+
+// livingGroup returns the blocks of the targets and, to a fixed point, every
+// living block that shares a liberty with one of them: stones that a single
+// move connects count as one group for eye space.
+func livingGroup(pos *game.Position, targets *game.PointSet, living game.Color) game.PointSet {
+	var group, libs game.PointSet
+	targets.ForEach(func(p game.Point) {
+		if pos.At(p) == living && !group.Has(p) {
+			group = group.Union(pos.BlockSet(p))
+			libs = libs.Union(pos.Liberties(p))
+		}
+	})
+	for grown := true; grown; {
+		grown = false
+		libs.ForEach(func(l game.Point) {
+			for _, q := range pos.Neighbors(l) {
+				if pos.At(q) == living && !group.Has(q) {
+					group = group.Union(pos.BlockSet(q))
+					libs = libs.Union(pos.Liberties(q))
+					grown = true
+				}
+			}
+		})
+	}
+	return group
+}
+
+// splitSpace labels the connected parts of the eye space and values each.
+func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
+	ld.part = make([]int16, pos.Cells())
+	for i := range ld.part {
+		ld.part[i] = -1
+	}
+	ld.parts = ld.parts[:0]
+	var stack []game.Point
+	ld.space.ForEach(func(start game.Point) {
+		if ld.part[start] >= 0 {
+			return
+		}
+		id := int16(len(ld.parts))
+		ep := eyePart{vital: start, degree: -1}
+		ld.part[start] = id
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			ep.size++
+			deg := 0
+			for _, q := range pos.Neighbors(p) {
+				if ld.space.Has(q) {
+					deg++
+					if ld.part[q] < 0 {
+						ld.part[q] = id
+						stack = append(stack, q)
+					}
+				}
+			}
+			if deg > ep.degree {
+				ep.vital, ep.degree = p, deg
+			}
+		}
+		ep.eyes = partEyes(pos, &ep, start, living)
+		ld.parts = append(ld.parts, ep)
+	})
+}
+
+// partEyes is the number of eyes a part of the eye space is worth: a single
+// point one if it is a real eye (every neighbour a living stone or the edge,
+// and not false by its diagonals), a half if it is still open; two to three
+// points one; four to six one and a half (the vital point decides); seven or
+// more two.
+func partEyes(pos *game.Position, ep *eyePart, p game.Point, living game.Color) float64 {
+	switch {
+	case ep.size >= 7:
+		return 2
+	case ep.size >= 4:
+		return 1.5
+	case ep.size >= 2:
+		return 1
+	}
+	if !eyeish(pos, p, living) {
+		return 0.5
+	}
+	if falseEye(pos, p, living) {
+		return 0
+	}
+	return 1
+}
+
+// falseEye reports whether the enclosed point p is a false eye: two killer
+// diagonals in the centre, or one on the edge or in the corner.
+func falseEye(pos *game.Position, p game.Point, living game.Color) bool {
+	stride := game.Point(pos.Stride())
+	bad, onBoard := 0, 0
+	for _, d := range [4]game.Point{-stride - 1, -stride + 1, stride - 1, stride + 1} {
+		q := p + d
+		if q < 0 || int(q) >= pos.Cells() || pos.At(q) == game.Border {
+			continue
+		}
+		onBoard++
+		if pos.At(q) == living.Opponent() {
+			bad++
+		}
+	}
+	if onBoard < 4 {
+		return bad >= 1
+	}
+	return bad >= 2
+}
+
+// moveBonus multiplies a move's prior: the vital point of a three-to-six
+// point part of the eye space (both sides want it: it makes or breaks the
+// second eye), and the border of the eye space, where it is won or lost.
+func (ld *ldScratch) moveBonus(m game.Point) float32 {
+	w := float32(1)
+	if k := ld.part[m]; k >= 0 {
+		ep := &ld.parts[k]
+		if ep.vital == m && ep.size >= 3 && ep.size <= 6 && ep.degree >= 2 {
+			w *= 4
+		}
+	}
+	if ld.distOwn[m] <= 2 && absDiff(ld.distOwn[m], ld.distKill[m]) <= 1 {
+		w *= 1.5
+	}
+	return w
+}
+
+func absDiff(a, b uint8) uint8 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// value is the living side's chance from the eye count and the liberties of
+// the target blocks: two eyes or more is near life, one or less near death;
+// a target block in atari with the killer to move is all but lost.
+func (ld *ldScratch) value(pos *game.Position, living game.Color) float32 {
+	minLibs := 1000
+	any := false
+	ld.targets.ForEach(func(p game.Point) {
+		if pos.At(p) == living {
+			any = true
+			minLibs = min(minLibs, pos.LibertyCount(p))
+		}
+	})
+	if !any {
+		return 0.05
+	}
+	eyes := 0.0
+	for i := range ld.parts {
+		eyes += ld.parts[i].eyes
+	}
+	x := 2*(min(eyes, 3)-1.5) + 0.3*float64(min(minLibs, 6)-2)
+	if minLibs == 1 && pos.ToMove() != living {
+		x -= 2
+	}
+	return float32(1 / (1 + math.Exp(-x)))
+}
