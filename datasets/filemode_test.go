@@ -1,43 +1,21 @@
 package datasets
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-)
 
-// processUmask reads the umask from /proc (Linux) without changing it.
-func processUmask(t *testing.T) os.FileMode {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		t.Skipf("no /proc/self/status to read the umask from: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "Umask:"); ok {
-			n, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return os.FileMode(n)
-		}
-	}
-	t.Skip("/proc/self/status has no Umask line")
-	return 0
-}
+	"lifezero/internal/testdata"
+)
 
 // TestDatasetFilesMode: the data files and the manifest are 0644 under the
 // umask, readable by others like any written file, not 0600.
 func TestDatasetFilesMode(t *testing.T) {
-	want := 0o644 &^ processUmask(t)
+	want := testdata.WantFileMode(t)
 	dir := t.TempDir()
 	schema := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
 	w, err := NewWriter(dir, schema, WriterOptions{})
