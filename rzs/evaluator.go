@@ -45,16 +45,9 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 	priors := make([]float32, len(moves))
 	sum := float32(0)
 	for i, m := range moves {
-		w := float32(0.02)
+		w := float32(passWeight)
 		if m != game.Pass {
-			// Life and death is fought next to the group: the prior falls
-			// off exponentially with the distance to it, so the far empty
-			// parts of a large region get little attention.
-			w = nearness[min(max(int(dist[m])-1, 0), len(nearness)-1)]
-			w *= 1 + 2*float32(weakLibs[m])
-			if eyeish(pos, m, living) {
-				w *= 2
-			}
+			w = heuristicWeight(pos, m, living, dist, weakLibs)
 		}
 		priors[i] = w
 		sum += w
@@ -63,6 +56,23 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 		priors[i] /= sum
 	}
 	return priors, livingValue(pos, living, &targets)
+}
+
+// passWeight is the Heuristic's unnormalised prior of a pass.
+const passWeight = 0.02
+
+// heuristicWeight is the Heuristic's unnormalised prior of move m, given the
+// distance map to the fight and the weak-liberty counts. Life and death is
+// fought next to the group: the prior falls off exponentially with the
+// distance to it, so the far empty parts of a large region get little
+// attention; liberties of weak blocks and eye-like points weigh more.
+func heuristicWeight(pos *game.Position, m game.Point, living game.Color, dist []uint8, weakLibs []int8) float32 {
+	w := nearness[min(max(int(dist[m])-1, 0), len(nearness)-1)]
+	w *= 1 + 2*float32(weakLibs[m])
+	if eyeish(pos, m, living) {
+		w *= 2
+	}
+	return w
 }
 
 // focusStones returns the blocks holding the targets together with the

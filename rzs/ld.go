@@ -37,7 +37,7 @@ const DefaultPassShare = 0.3
 func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
 	living := pr.Living()
 	var ld ldScratch
-	ld.read(pos, pr, living)
+	ld.read(pos, pr, living, !l.NoEyes)
 	weakLibs := weakLiberties(pos)
 	priors := make([]float32, len(moves))
 	passAt := -1
@@ -48,15 +48,11 @@ func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (
 			continue
 		}
 		if m == game.Pass {
-			priors[i] = 0.02
-			sum += 0.02
+			priors[i] = passWeight
+			sum += passWeight
 			continue
 		}
-		w := nearness[min(max(int(ld.distFocus[m])-1, 0), len(nearness)-1)]
-		w *= 1 + 2*float32(weakLibs[m])
-		if eyeish(pos, m, living) {
-			w *= 2
-		}
+		w := heuristicWeight(pos, m, living, ld.distFocus, weakLibs)
 		if !l.NoEyes {
 			w *= ld.moveBonus(m)
 		}
@@ -107,7 +103,9 @@ type eyePart struct {
 	eyes   float64 // eyes the part is worth
 }
 
-func (ld *ldScratch) read(pos *game.Position, pr *game.Problem, living game.Color) {
+// read fills the scratch; the group, its distances and the eye space only
+// when withEyes (the NoEyes ablation needs the targets and focus alone).
+func (ld *ldScratch) read(pos *game.Position, pr *game.Problem, living game.Color, withEyes bool) {
 	ld.targets = pr.Crucial
 	if ld.targets.Empty() {
 		ld.targets = stonesOf(pos, living)
@@ -115,6 +113,9 @@ func (ld *ldScratch) read(pos *game.Position, pr *game.Problem, living game.Colo
 	}
 	focus := focusStones(pos, &ld.targets)
 	ld.distFocus = distanceMap(pos, &focus)
+	if !withEyes {
+		return
+	}
 	ld.group = livingGroup(pos, &ld.targets, living)
 	ld.distOwn = distanceMap(pos, &ld.group)
 	killers := stonesOf(pos, living.Opponent())
