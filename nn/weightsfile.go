@@ -184,6 +184,17 @@ func decodeTensors(r *reader, cfgJSON []byte) (*Weights, error) {
 	if int(count) != len(specs) {
 		return nil, fmt.Errorf("%d tensors, config %v needs %d", count, cfg, len(specs))
 	}
+	// The config alone sets the tensors' sizes, up to gigabytes for the
+	// largest valid one: check that the file holds that much data before
+	// allocating it, so a damaged or hostile config in a small file is
+	// refused instead of exhausting memory.
+	need := 0
+	for _, spec := range specs {
+		need += 3 + len(spec.name) + 4*len(spec.shape) + 4*size(spec.shape)
+	}
+	if left := len(r.b) - r.off; left < need {
+		return nil, fmt.Errorf("%w: config %v needs %d bytes of tensors, file has %d left", errTruncated, cfg, need, left)
+	}
 	out := emptyWeights(cfg)
 	for i, spec := range specs {
 		name := string(r.take(int(r.u16("name length")), "tensor name"))
