@@ -81,6 +81,32 @@ func TestManifestErrors(t *testing.T) {
 			mustWriteManifest(t, dir, f)
 			os.Remove(filepath.Join(dir, f.Name))
 		}, mention: []string{"part-0.arrow", "missing"}},
+		{name: "edited report file", setup: func(t *testing.T, dir string) {
+			f := writeDataFile(t, dir, "part-0.arrow", []byte("0123456789"), 1)
+			writeReport(t, dir, f)
+			os.WriteFile(filepath.Join(dir, ReportDir, "section.md"), []byte("## forged\n"), 0o644)
+		}, mention: []string{filepath.Join(ReportDir, "section.md"), "manifest says"}},
+		{name: "added report file", setup: func(t *testing.T, dir string) {
+			f := writeDataFile(t, dir, "part-0.arrow", []byte("0123456789"), 1)
+			writeReport(t, dir, f)
+			os.WriteFile(filepath.Join(dir, ReportDir, "plot.png"), []byte("png"), 0o644)
+		}, mention: []string{filepath.Join(ReportDir, "plot.png"), "not listed"}},
+		{name: "negative size", setup: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, ManifestName),
+				[]byte(`{"kind":"x","files":[{"name":"a","bytes":-1,"sha256":"`+strings.Repeat("0", 64)+`"}]}`), 0o644)
+		}, mention: []string{ManifestName, "files[0]", "bytes -1 is negative"}},
+		{name: "bad sha256", setup: func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, ManifestName),
+				[]byte(`{"kind":"x","files":[{"name":"a","sha256":"xyz"}]}`), 0o644)
+		}, mention: []string{ManifestName, "files[0]", `sha256 "xyz"`}},
+		{name: "file listed twice", setup: func(t *testing.T, dir string) {
+			f := writeDataFile(t, dir, "part-0.arrow", []byte("0123456789"), 1)
+			mustWriteManifest(t, dir, f, f)
+		}, mention: []string{ManifestName, "files[1]", "listed twice"}},
+		{name: "report entry outside report dir", setup: func(t *testing.T, dir string) {
+			f := writeDataFile(t, dir, "part-0.arrow", []byte("0123456789"), 1)
+			WriteManifest(dir, &Manifest{Kind: "x", Files: []FileEntry{f}, Report: []FileEntry{f}})
+		}, mention: []string{ManifestName, "report[0]", "not under report/"}},
 		{name: "escaping file name", setup: func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, ManifestName),
 				[]byte(`{"kind":"x","files":[{"name":"../etc/passwd"}]}`), 0o644)
@@ -110,5 +136,28 @@ func mustWriteManifest(t *testing.T, dir string, files ...FileEntry) {
 	t.Helper()
 	if err := WriteManifest(dir, &Manifest{SchemaVersion: 1, Kind: "test", Files: files}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// writeReport writes a report section into dir and a manifest listing data
+// and it, as the pipeline runner does.
+func writeReport(t *testing.T, dir string, data FileEntry) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ReportDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeDataFile(t, dir, filepath.Join(ReportDir, "section.md"), []byte("## s\n\ntext\n"), 0)
+	report, err := ReportEntries(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report) != 1 || report[0].Name != "report/section.md" {
+		t.Fatalf("ReportEntries: %+v, want report/section.md", report)
+	}
+	if err := WriteManifest(dir, &Manifest{SchemaVersion: 1, Kind: "test", Files: []FileEntry{data}, Report: report}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(dir); err != nil {
+		t.Fatalf("a dataset with its report listed does not verify: %v", err)
 	}
 }

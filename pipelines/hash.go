@@ -22,9 +22,10 @@ const hashFormat = "lifezero-input-hash/1"
 // InputHash returns the hex SHA-256 that identifies a stage run: the kind's
 // name and version, the params as canonical JSON (so equal params written
 // differently hash alike, defaults included) and, for each input in order,
-// the name, size and checksum of each of its files: a stage input's from its
-// manifest, plus those of its report/ directory, a path input's by reading
-// them (hidden files skipped).
+// the name, size and checksum of each of its files: a stage input's data
+// files from its manifest, plus, for a kind that reads reports
+// (Kind.ReadsReports), the files of its report/ directory; a path input's
+// files by reading them (hidden files skipped).
 func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (string, error) {
 	h := sha256.New()
 	canon, err := json.Marshal(params)
@@ -43,10 +44,13 @@ func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (
 			for _, f := range files {
 				fmt.Fprintf(h, "file %q %d %s\n", f.Name, f.Bytes, f.SHA256)
 			}
-			// The report section is not in the manifest (it is written
-			// beside the data) but a report stage reads it.
+			// Only a kind that reads the report section hashes it: the
+			// report holds timings, so hashing it for every kind would rerun
+			// everything downstream of a rebuilt stage whose data is
+			// byte-identical. (The manifest checksums the report so an edit
+			// to it is still caught, by Verify.)
 			report := filepath.Join(in.Path, ReportDir)
-			if _, err := os.Stat(report); err == nil {
+			if _, err := os.Stat(report); err == nil && kind.ReadsReports {
 				fmt.Fprintf(h, "input %d report\n", i)
 				if err := hashPath(ctx, h, report); err != nil {
 					return "", err

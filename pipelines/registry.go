@@ -34,6 +34,13 @@ type Kind struct {
 	// stage's line.
 	CheckInputs func(inputs []Input) error
 
+	// ReadsReports says the kind reads the report sections of its stage
+	// inputs (the report/ directory beside their data), so their files are
+	// part of its input hash. Other kinds read only the data: a report
+	// holds timings, and an upstream rerun whose data is byte-identical must
+	// not rerun them.
+	ReadsReports bool
+
 	// Run does the work: it reads env.Inputs and writes the output dataset
 	// into env.OutDir, its manifest last (Env.WriteManifest). It must return
 	// promptly with ctx.Err() once ctx is cancelled.

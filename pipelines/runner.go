@@ -64,7 +64,7 @@ const StateDir = "_state"
 // report section and plots (see package evaluate). The runner removes it
 // before the stage runs: a report is always written whole, and a leftover one
 // would keep datasets.NewWriter from reusing the directory.
-const ReportDir = "report"
+const ReportDir = datasets.ReportDir
 
 type marker struct {
 	Stage     string    `json:"stage"`
@@ -161,6 +161,14 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 		m, err := datasets.Verify(dir)
 		switch {
 		case err == nil && m.InputHash == hash:
+			// A run killed between the stage's manifest and sealReport,
+			// or a dataset made before manifests listed reports, has its
+			// report unlisted: list it now, so that later edits are caught.
+			if m.Report == nil {
+				if err := sealReport(dir, m); err != nil {
+					return fail(err)
+				}
+			}
 			res.Status, res.Rows, res.Duration = StatusCached, m.Rows, time.Since(start)
 			log.Info("stage cached", "kind", st.Kind.Name, "rows", m.Rows, "dir", dir)
 			return res, m
@@ -189,10 +197,33 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 	if m.InputHash != hash {
 		return fail(fmt.Errorf("the stage wrote a manifest with input hash %q, want %q (use Env.WriteManifest)", m.InputHash, hash))
 	}
+	if err := sealReport(dir, m); err != nil {
+		return fail(err)
+	}
 	os.Remove(markerPath)
 	res.Status, res.Rows, res.Duration = StatusRan, m.Rows, time.Since(start)
 	log.Info("stage done", "kind", st.Kind.Name, "rows", m.Rows, "seconds", res.Duration.Seconds())
 	return res, m
+}
+
+// sealReport lists the files of the stage output's report directory in its
+// manifest (Manifest.Report), so that Verify catches an edited, added or
+// removed report file. The runner does it, not the kinds, because stages
+// write their report section after their data's manifest. It rewrites the
+// manifest only when there is a report to list.
+func sealReport(dir string, m *datasets.Manifest) error {
+	entries, err := datasets.ReportEntries(dir)
+	if err != nil {
+		return fmt.Errorf("list the report: %w", err)
+	}
+	if len(entries) == 0 && len(m.Report) == 0 {
+		return nil
+	}
+	m.Report = entries
+	if err := datasets.WriteManifest(dir, m); err != nil {
+		return fmt.Errorf("list the report in the manifest: %w", err)
+	}
+	return nil
 }
 
 func (r *Runner) progress(stage string, log *slog.Logger) Progress {

@@ -24,7 +24,10 @@ func reportKind() pipelines.Kind {
 		Version:     1,
 		Params:      reportParams{},
 		CheckInputs: stageInputs,
-		Run:         runReport,
+		// It reads its inputs' report sections: a changed section must
+		// rebuild the report.
+		ReadsReports: true,
+		Run:          runReport,
 	}
 }
 
