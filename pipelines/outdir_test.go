@@ -175,7 +175,9 @@ func TestSecondRunRefused(t *testing.T) {
 	defer cmd.Process.Kill()
 	partial := filepath.Join(dir, "runs", "chain", "b", "partial.txt")
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(partial); err == nil {
+		// Wait for the content, not the file: os.WriteFile creates it
+		// empty before it writes.
+		if b, _ := os.ReadFile(partial); string(b) == "attempt\n" {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -227,7 +227,9 @@ func TestKillAndResume(t *testing.T) {
 	partial := filepath.Join(dir, "runs", "chain", "b", "partial.txt")
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if _, err := os.Stat(partial); err == nil {
+		// Wait for the content, not the file: os.WriteFile creates it
+		// empty before it writes.
+		if b, _ := os.ReadFile(partial); string(b) == "attempt\n" {
 			break
 		}
 		if time.Now().After(deadline) {
