@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"lifezero/internal/atomicfile"
 )
 
 // Write writes the collection in SGF: one game tree per line, each
@@ -37,10 +39,14 @@ func (c Collection) String() string {
 	return b.String()
 }
 
-// WriteFile writes the collection to path atomically: to a temporary file in
-// the same directory, renamed over path once complete.
+// WriteFile writes the collection to path atomically, through
+// internal/atomicfile: to a temporary file in the same directory (mode 0644
+// under the umask, like any written file), synced, renamed over path once
+// complete, and the directory synced so the rename survives a crash. It
+// streams into the temporary file rather than calling atomicfile.WriteFile,
+// as a collection of game records may be large.
 func (c Collection) WriteFile(path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("sgf: write %s: %w", path, err)
 	}
@@ -50,17 +56,19 @@ func (c Collection) WriteFile(path string) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	// CreateTemp makes the file private; a written record is for anyone.
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("sgf: write %s: %w", path, err)
-	}
 	if err := c.Write(tmp); err != nil {
 		return fmt.Errorf("%w (file %s)", err, path)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("sgf: write %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("sgf: write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("sgf: write %s: %w", path, err)
+	}
+	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("sgf: write %s: %w", path, err)
 	}
 	return nil
