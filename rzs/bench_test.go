@@ -6,21 +6,30 @@ import (
 )
 
 // BenchmarkSolverNodes measures the MCTS solver's nodes per second on a
-// shared 7x7 kill-all and a 19x19 problem, with a fixed budget.
+// shared 7x7 kill-all and a 19x19 problem, with a fixed budget, for each
+// built-in evaluator that orders a real solve.
 func BenchmarkSolverNodes(b *testing.B) {
+	evaluators := []struct {
+		name string
+		eval Evaluator
+	}{{"heuristic", Heuristic{}}, {"ld", LD{}}, {"ldb", LDB()}}
 	for _, c := range []struct{ set, id string }{{"killall7x7", "01"}, {"cho19-dev", "001"}} {
-		b.Run(c.set+"/"+c.id, func(b *testing.B) {
-			for _, pr := range sharedProblemsB(b, c.set) {
-				if pr.ID != c.id {
-					continue
-				}
-				nodes := 0
-				for b.Loop() {
-					res := Solve(context.Background(), pr, Options{Budget: 20000})
-					nodes += res.Nodes
-				}
-				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-			}
-		})
+		for _, e := range evaluators {
+			b.Run(c.set+"/"+c.id+"/"+e.name, func(b *testing.B) { benchSolve(b, c.set, c.id, e.eval) })
+		}
+	}
+}
+
+func benchSolve(b *testing.B, set, id string, eval Evaluator) {
+	for _, pr := range sharedProblemsB(b, set) {
+		if pr.ID != id {
+			continue
+		}
+		nodes := 0
+		for b.Loop() {
+			res := Solve(context.Background(), pr, Options{Budget: 20000, Evaluator: eval})
+			nodes += res.Nodes
+		}
+		b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	}
 }

@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [5]int
-	var took [5]time.Duration
+	var wins, spent [7]int
+	var took [7]time.Duration
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -42,6 +42,8 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-uniform-norz", Solve, Options{Budget: 200000, NoRZ: true, Evaluator: Uniform{}}},
 			{"mcts-ld", Solve, Options{Budget: 200000, Evaluator: LD{}}},
 			{"dfs-ld", SolveDFS, Options{Budget: 200000, Evaluator: LD{}}},
+			{"mcts-ldb", Solve, Options{Budget: 200000, Evaluator: LDB()}},
+			{"dfs-ldb", SolveDFS, Options{Budget: 200000, Evaluator: LDB()}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

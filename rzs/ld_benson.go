@@ -1,0 +1,176 @@
+package rzs
+
+import (
+	"math"
+
+	"lifezero/game"
+)
+
+// probeMoves plays each of the living side's moves next to its group. A
+// move after which a crucial stone is unconditionally alive (a win in one)
+// takes 90% of the prior mass; with graded, a move that adds regions vital
+// to a crucial block has its prior multiplied by 1 + 1.5 per region gained.
+// The judge runs only after moves that leave a crucial block two vital
+// regions, which Benson's algorithm needs for it to live.
+func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32, graded bool) {
+	living := pr.Living()
+	before, beforeDist := targetRegions(pos, &ld.targets, living)
+	var wins []int
+	var sum float32
+	for i, m := range moves {
+		if m == game.Pass || ld.distOwn[m] > 1 {
+			sum += priors[i]
+			continue
+		}
+		next := pos.Copy()
+		if next.Play(m) != nil {
+			sum += priors[i]
+			continue
+		}
+		standing := pr.Standing(next, &ld.targets)
+		after, dist := targetRegions(next, &standing, living)
+		if after >= 2 && pr.Judge(next, &standing).Outcome == game.LivingWins {
+			wins = append(wins, i)
+		}
+		if graded && after > before {
+			priors[i] *= 1 + 1.5*float32(after-before)
+		}
+		if ld.distance {
+			if dist < beforeDist {
+				priors[i] *= 1 + ld.distPrior*float32(beforeDist-dist)
+			}
+		}
+		sum += priors[i]
+	}
+	for i := range priors {
+		priors[i] /= sum
+	}
+	if len(wins) == 0 {
+		return
+	}
+	for i := range priors {
+		priors[i] *= 0.1
+	}
+	for _, i := range wins {
+		priors[i] += 0.9 / float32(len(wins))
+	}
+}
+
+// targetRegions reads the regions of the targets' blocks (stones of colour
+// c): the most regions vital to one block (at most 3), and the least
+// distance to unconditional life of one block. The distance estimates how
+// far a block is from Benson's life: the empty points of its two cheapest
+// regions that are not yet its liberties (each must be filled, or taken by
+// the opponent, before the region is vital), a missing region counting as
+// maxRegionCost; 0 means two vital regions.
+func targetRegions(pos *game.Position, targets *game.PointSet, c game.Color) (vital, distance int) {
+	distance = 2 * maxRegionCost
+	var done game.PointSet
+	targets.ForEach(func(p game.Point) {
+		if pos.At(p) != c || done.Has(p) {
+			return
+		}
+		done = done.Union(pos.BlockSet(p))
+		v, d := blockRegions(pos, p, c)
+		vital, distance = max(vital, v), min(distance, d)
+	})
+	return min(vital, 3), distance
+}
+
+// bensonValue is ld.value with the regions vital to the crucial blocks
+// counted: each of the two a block needs for unconditional life is worth
+// as much as an eye.
+func (ld *ldScratch) bensonValue(pos *game.Position, living game.Color) float32 {
+	v := float64(ld.value(pos, living))
+	if v <= 0.05 {
+		return float32(v)
+	}
+	vital, dist := targetRegions(pos, &ld.targets, living)
+	x := math.Log(v/(1-v)) + 1.2*float64(min(vital, 2)-1)
+	if ld.distance {
+		x -= ld.distValue * float64(dist-maxRegionCost)
+	}
+	return float32(1 / (1 + math.Exp(-x)))
+}
+
+// maxRegionCost caps a region's cost in targetRegions' distance.
+const maxRegionCost = 6
+
+// blockRegions reads the regions next to the block at p (connected parts
+// of the points not of colour c) and returns how many are vital to it and
+// its distance to unconditional life, the cost of its two cheapest regions
+// (see targetRegions). A flood stops once its region costs
+// maxRegionCost: such a region is neither vital nor cheaper than a missing
+// one, so when another liberty of it starts a second flood the answer is
+// the same, and the large open areas of 19x19 problems are not walked.
+func blockRegions(pos *game.Position, p game.Point, c game.Color) (vital, distance int) {
+	libs := pos.Liberties(p)
+	// stopped holds the points reached by floods that stopped early: a
+	// later flood that meets one is in the same region, so costs as much.
+	var seen, stopped game.PointSet
+	var stack [game.MaxCells]game.Point
+	c1, c2 := maxRegionCost, maxRegionCost
+	libs.ForEach(func(l game.Point) {
+		if seen.Has(l) {
+			return
+		}
+		before := seen
+		cost := 0
+		seen.Add(l)
+		stack[0] = l
+		for n := 1; n > 0 && cost < maxRegionCost; {
+			n--
+			q := stack[n]
+			if pos.At(q) == game.Empty && !libs.Has(q) {
+				cost++
+			}
+			for _, nb := range pos.Neighbors(q) {
+				if stopped.Has(nb) {
+					cost = maxRegionCost
+				}
+				if col := pos.At(nb); col != c && col != game.Border && !seen.Has(nb) {
+					seen.Add(nb)
+					stack[n] = nb
+					n++
+				}
+			}
+		}
+		if cost >= maxRegionCost {
+			stopped = stopped.Union(seen.Minus(before))
+		}
+		if cost == 0 {
+			vital++
+		}
+		switch {
+		case cost < c1:
+			c1, c2 = cost, c1
+		case cost < c2:
+			c2 = cost
+		}
+	})
+	return vital, c1 + c2
+}
+
+// probeKiller plays each of the killer's moves next to the living group and
+// multiplies the prior of those that push the targets further from
+// unconditional life by 1 + distPrior per point of distance.
+func (ld *ldScratch) probeKiller(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
+	living := pr.Living()
+	_, before := targetRegions(pos, &ld.targets, living)
+	var sum float32
+	for i, m := range moves {
+		if m != game.Pass && ld.distOwn[m] <= 1 {
+			next := pos.Copy()
+			if next.Play(m) == nil {
+				standing := pr.Standing(next, &ld.targets)
+				if _, d := targetRegions(next, &standing, living); d > before {
+					priors[i] *= 1 + ld.distPrior*float32(d-before)
+				}
+			}
+		}
+		sum += priors[i]
+	}
+	for i := range priors {
+		priors[i] /= sum
+	}
+}
