@@ -27,7 +27,19 @@ const (
 	EvaluatorLD       = "ld"
 	EvaluatorLDNoEyes = "ld-noeyes"
 	EvaluatorLDNoPass = "ld-nopass"
+	// EvaluatorLDB is rzs.LD guided towards unconditional life (the
+	// win-in-one probe, regions vital to the crucial blocks and the
+	// distance to Benson life); EvaluatorLDProbe and EvaluatorLDVital are
+	// its ablations (the probe alone; probe and vital regions without the
+	// distance).
+	EvaluatorLDB     = "ldb"
+	EvaluatorLDProbe = "ld-probe"
+	EvaluatorLDVital = "ld-vital"
 )
+
+// DefaultEvaluator is the evaluator of a SolveConfig that names none: the
+// strongest built-in one (docs/results/rzs.md).
+const DefaultEvaluator = EvaluatorLDB
 
 // DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
 // rzs's default.
@@ -39,7 +51,7 @@ type SolveConfig struct {
 	Budget    int           // most nodes per problem; 0: DefaultSolveBudget
 	NoRZ      bool          // turn relevance zones off
 	NoTT      bool          // turn the transposition table off
-	Evaluator string        // EvaluatorHeuristic (also for "") or EvaluatorUniform
+	Evaluator string        // one of EvaluatorNames; "" is DefaultEvaluator
 	Timeout   time.Duration // per problem; 0: none
 	// RZT turns the relevance-zone pattern table on: RZTTree (the radix
 	// tree of paper 000) or RZTLinear (its linear baseline); "" is off.
@@ -77,7 +89,7 @@ func (c SolveConfig) withDefaults() SolveConfig {
 		c.Algo = AlgoMCTS
 	}
 	if c.Evaluator == "" {
-		c.Evaluator = EvaluatorHeuristic
+		c.Evaluator = DefaultEvaluator
 	}
 	if c.Budget == 0 {
 		c.Budget = DefaultSolveBudget
@@ -101,13 +113,14 @@ func (c SolveConfig) withDefaults() SolveConfig {
 
 // EvaluatorNames lists the built-in evaluators' names.
 func EvaluatorNames() []string {
-	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass}
+	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass,
+		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital}
 }
 
 // builtinEvaluator returns the built-in evaluator of a name, nil if none.
 func builtinEvaluator(name string) rzs.Evaluator {
 	switch name {
-	case EvaluatorHeuristic, "":
+	case EvaluatorHeuristic:
 		return rzs.Heuristic{}
 	case EvaluatorUniform:
 		return rzs.Uniform{}
@@ -117,6 +130,12 @@ func builtinEvaluator(name string) rzs.Evaluator {
 		return rzs.LD{NoEyes: true}
 	case EvaluatorLDNoPass:
 		return rzs.LD{NoPassShare: true}
+	case EvaluatorLDB, "":
+		return rzs.LDB()
+	case EvaluatorLDProbe:
+		return rzs.LD{Probe: true}
+	case EvaluatorLDVital:
+		return rzs.LD{Benson: true}
 	}
 	return nil
 }

@@ -97,7 +97,7 @@ func TestSolveProblems(t *testing.T) {
 			}
 			wantAlgo := cmp(cfg.Algo, AlgoMCTS)
 			if r.Algo != wantAlgo || r.RZ == cfg.NoRZ || r.TT == cfg.NoTT || r.Budget != 2000 ||
-				r.Evaluator != cmp(cfg.Evaluator, EvaluatorHeuristic) || r.Set != "tiny" || r.Source != "tiny/"+r.ID+".json" {
+				r.Evaluator != cmp(cfg.Evaluator, DefaultEvaluator) || r.Set != "tiny" || r.Source != "tiny/"+r.ID+".json" {
 				t.Errorf("%+v: row settings %+v", cfg, r)
 			}
 		}

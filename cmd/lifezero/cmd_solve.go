@@ -20,7 +20,7 @@ import (
 	"lifezero/rzs"
 )
 
-const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz] [--no-tt] [--evaluator heuristic|uniform] " +
+const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz] [--no-tt] [--evaluator ldb|ld|heuristic|...] " +
 	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--json] [--sgf-dir DIR] [--out DIR [--overwrite]]"
 
 // solveFlags are the parsed flags of "lifezero solve".
@@ -42,7 +42,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.StringVar(&f.cfg.Algo, "algo", evaluate.AlgoMCTS, "solver form: mcts or dfs")
 	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
 	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
-	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.EvaluatorHeuristic, "move ordering: heuristic, uniform, ld (life-and-death), ld-noeyes or ld-nopass")
+	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.DefaultEvaluator, "move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform")
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
 	fs.StringVar(&f.netMode, "net-mode", "ftl", "network value: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)")
 	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree) or linear; empty: off")

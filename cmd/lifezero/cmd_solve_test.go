@@ -72,7 +72,7 @@ func TestSolveJSON(t *testing.T) {
 			p := tinyProblems[i] // file-name order, the same as the table's
 			want := map[string]any{"id": strings.TrimSuffix(p.file, filepath.Ext(p.file)), "set": "tiny", "result": p.result,
 				"first_move": p.move, "algo": algo, "rz": true, "tt": true, "agrees": p.agrees, "living": "W", "budget": 5000.0,
-				"evaluator": "heuristic", "table_hits": 0.0, "aborted": false}
+				"evaluator": evaluate.DefaultEvaluator, "table_hits": 0.0, "aborted": false}
 			for k, v := range want {
 				if !reflect.DeepEqual(got[k], v) {
 					t.Errorf("%s: %s: %s = %#v, want %#v", algo, want["id"], k, got[k], v)
@@ -145,7 +145,7 @@ func TestSolveSGFAndDataset(t *testing.T) {
 	for i, r := range rows {
 		p := tinyProblems[i]
 		if r.Result != p.result || r.FirstMove != p.move || r.Set != "tiny" || r.Size != 5 || r.Budget != 5000 ||
-			r.Algo != "mcts" || !r.RZ || !r.TT || r.Evaluator != "heuristic" || r.Nodes <= 0 {
+			r.Algo != "mcts" || !r.RZ || !r.TT || r.Evaluator != evaluate.DefaultEvaluator || r.Nodes <= 0 {
 			t.Errorf("row %d: %+v", i, r)
 		}
 	}

@@ -21,7 +21,7 @@ type solveParams struct {
 	Algo      string `yaml:"algo" help:"solver form: mcts or dfs"`
 	RZ        bool   `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
 	TT        bool   `yaml:"tt" help:"use the transposition table"`
-	Evaluator string `yaml:"evaluator" help:"move ordering: heuristic, uniform, ld (life-and-death), ld-noeyes or ld-nopass"`
+	Evaluator string `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
 	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
 	Workers   int    `yaml:"workers" help:"problems solved at once (each solve is single-threaded; timings compete for CPUs)"`
 	NetMode   string `yaml:"net_mode" help:"with a network input: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
@@ -84,7 +84,7 @@ func solveKind() pipelines.Kind {
 			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
 		Version: 1,
 		Params: solveParams{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
-			Evaluator: evaluate.EvaluatorHeuristic, Workers: 1, NetMode: neteval.FTL.String()},
+			Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String()},
 		CheckInputs: solveInputs,
 		Run:         runSolve,
 	}
