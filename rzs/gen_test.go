@@ -16,17 +16,7 @@ import (
 func randomProblem(rng *rand.Rand, maxEmpty int) *game.Problem {
 	for {
 		size := 6 + rng.IntN(2)
-		cells := make([]game.Color, size*size)
-		for i := range cells {
-			switch r := rng.Float64(); {
-			case r < 0.3:
-			case r < 0.65:
-				cells[i] = game.Black
-			default:
-				cells[i] = game.White
-			}
-		}
-		pos, ok := buildPosition(size, cells)
+		pos, ok := buildPosition(size, randomCells(rng, size, 0.3, 0.35))
 		if !ok {
 			continue
 		}
@@ -159,4 +149,20 @@ func placeAll(size int, cells []game.Color) (*game.Position, int) {
 		}
 	}
 	return pos, -1
+}
+
+// randomCells is a random size x size board: each point empty with
+// probability empty, black with probability black, otherwise white.
+func randomCells(rng *rand.Rand, size int, empty, black float64) []game.Color {
+	cells := make([]game.Color, size*size)
+	for i := range cells {
+		switch r := rng.Float64(); {
+		case r < empty:
+		case r < empty+black:
+			cells[i] = game.Black
+		default:
+			cells[i] = game.White
+		}
+	}
+	return cells
 }

@@ -62,6 +62,22 @@ func LDB() LD {
 	return LD{Benson: true, Distance: true, ProbeKiller: true}
 }
 
+// distPrior is DistPrior or its default.
+func (l LD) distPrior() float32 {
+	if l.DistPrior > 0 {
+		return l.DistPrior
+	}
+	return 0.5
+}
+
+// distValue is DistValue or its default.
+func (l LD) distValue() float64 {
+	if l.DistValue > 0 {
+		return l.DistValue
+	}
+	return 0.25
+}
+
 // DefaultPassShare is LD's prior mass on the killer's pass.
 const DefaultPassShare = 0.3
 
@@ -69,14 +85,7 @@ const DefaultPassShare = 0.3
 func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
 	living := pr.Living()
 	var ld ldScratch
-	ld.distance = l.Distance
-	ld.distPrior, ld.distValue = 0.5, 0.25
-	if l.DistPrior > 0 {
-		ld.distPrior = l.DistPrior
-	}
-	if l.DistValue > 0 {
-		ld.distValue = l.DistValue
-	}
+	ld.cfg = l
 	ld.read(pos, pr, living, !l.NoEyes)
 	weakLibs := weakLiberties(pos)
 	priors := make([]float32, len(moves))
@@ -117,7 +126,7 @@ func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (
 		}
 	}
 	if (l.Probe || l.Benson) && pos.ToMove() == living && !l.NoEyes {
-		ld.probeMoves(pos, pr, moves, priors, l.Benson)
+		ld.probeMoves(pos, pr, moves, priors)
 	}
 	if l.ProbeKiller && pos.ToMove() != living && !l.NoEyes {
 		ld.probeKiller(pos, pr, moves, priors)
@@ -142,9 +151,7 @@ type ldScratch struct {
 	space     game.PointSet // eye space: empties nearer the group than any killer stone
 	part      []int16       // eye-space part of each point (-1: none)
 	parts     []eyePart
-	distance  bool // LD.Distance
-	distPrior float32
-	distValue float64
+	cfg       LD // the evaluator's settings
 }
 
 // eyePart is a connected part of the eye space.

@@ -8,43 +8,29 @@ import (
 
 // probeMoves plays each of the living side's moves next to its group. A
 // move after which a crucial stone is unconditionally alive (a win in one)
-// takes 90% of the prior mass; with graded, a move that adds regions vital
-// to a crucial block has its prior multiplied by 1 + 1.5 per region gained.
-// The judge runs only after moves that leave a crucial block two vital
-// regions, which Benson's algorithm needs for it to live.
-func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32, graded bool) {
+// takes 90% of the prior mass; with LD.Benson, a move that adds regions
+// vital to a crucial block has its prior multiplied by 1 + 1.5 per region
+// gained, and with LD.Distance by 1 + DistPrior per point of distance to
+// unconditional life it gains. The judge runs only after moves that leave
+// a crucial block two vital regions, which Benson's algorithm needs for it
+// to live.
+func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
 	living := pr.Living()
 	before, beforeDist := targetRegions(pos, &ld.targets, living)
 	var wins []int
-	var sum float32
-	for i, m := range moves {
-		if m == game.Pass || ld.distOwn[m] > 1 {
-			sum += priors[i]
-			continue
-		}
-		next := pos.Copy()
-		if next.Play(m) != nil {
-			sum += priors[i]
-			continue
-		}
-		standing := pr.Standing(next, &ld.targets)
-		after, dist := targetRegions(next, &standing, living)
-		if after >= 2 && pr.Judge(next, &standing).Outcome == game.LivingWins {
+	ld.playNear(pos, pr, moves, func(i int, next *game.Position, standing *game.PointSet) {
+		after, dist := targetRegions(next, standing, living)
+		if after >= 2 && pr.Judge(next, standing).Outcome == game.LivingWins {
 			wins = append(wins, i)
 		}
-		if graded && after > before {
+		if ld.cfg.Benson && after > before {
 			priors[i] *= 1 + 1.5*float32(after-before)
 		}
-		if ld.distance {
-			if dist < beforeDist {
-				priors[i] *= 1 + ld.distPrior*float32(beforeDist-dist)
-			}
+		if ld.cfg.Distance && dist < beforeDist {
+			priors[i] *= 1 + ld.cfg.distPrior()*float32(beforeDist-dist)
 		}
-		sum += priors[i]
-	}
-	for i := range priors {
-		priors[i] /= sum
-	}
+	})
+	normalize(priors)
 	if len(wins) == 0 {
 		return
 	}
@@ -53,6 +39,48 @@ func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []ga
 	}
 	for _, i := range wins {
 		priors[i] += 0.9 / float32(len(wins))
+	}
+}
+
+// probeKiller plays each of the killer's moves next to the living group and
+// multiplies the prior of those that push the targets further from
+// unconditional life by 1 + DistPrior per point of distance.
+func (ld *ldScratch) probeKiller(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
+	living := pr.Living()
+	_, before := targetRegions(pos, &ld.targets, living)
+	ld.playNear(pos, pr, moves, func(i int, next *game.Position, standing *game.PointSet) {
+		if _, d := targetRegions(next, standing, living); d > before {
+			priors[i] *= 1 + ld.cfg.distPrior()*float32(d-before)
+		}
+	})
+	normalize(priors)
+}
+
+// playNear calls f with the position after each legal move of moves next
+// to the living group (at most one point from it) and the crucial stones
+// standing there.
+func (ld *ldScratch) playNear(pos *game.Position, pr *game.Problem, moves []game.Point, f func(i int, next *game.Position, standing *game.PointSet)) {
+	for i, m := range moves {
+		if m == game.Pass || ld.distOwn[m] > 1 {
+			continue
+		}
+		next := pos.Copy()
+		if next.Play(m) != nil {
+			continue
+		}
+		standing := pr.Standing(next, &ld.targets)
+		f(i, next, &standing)
+	}
+}
+
+// normalize scales priors to sum to one.
+func normalize(priors []float32) {
+	var sum float32
+	for _, p := range priors {
+		sum += p
+	}
+	for i := range priors {
+		priors[i] /= sum
 	}
 }
 
@@ -87,8 +115,8 @@ func (ld *ldScratch) bensonValue(pos *game.Position, living game.Color) float32 
 	}
 	vital, dist := targetRegions(pos, &ld.targets, living)
 	x := math.Log(v/(1-v)) + 1.2*float64(min(vital, 2)-1)
-	if ld.distance {
-		x -= ld.distValue * float64(dist-maxRegionCost)
+	if ld.cfg.Distance {
+		x -= ld.cfg.distValue() * float64(dist-maxRegionCost)
 	}
 	return float32(1 / (1 + math.Exp(-x)))
 }
@@ -149,28 +177,4 @@ func blockRegions(pos *game.Position, p game.Point, c game.Color) (vital, distan
 		}
 	})
 	return vital, c1 + c2
-}
-
-// probeKiller plays each of the killer's moves next to the living group and
-// multiplies the prior of those that push the targets further from
-// unconditional life by 1 + distPrior per point of distance.
-func (ld *ldScratch) probeKiller(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
-	living := pr.Living()
-	_, before := targetRegions(pos, &ld.targets, living)
-	var sum float32
-	for i, m := range moves {
-		if m != game.Pass && ld.distOwn[m] <= 1 {
-			next := pos.Copy()
-			if next.Play(m) == nil {
-				standing := pr.Standing(next, &ld.targets)
-				if _, d := targetRegions(next, &standing, living); d > before {
-					priors[i] *= 1 + ld.distPrior*float32(d-before)
-				}
-			}
-		}
-		sum += priors[i]
-	}
-	for i := range priors {
-		priors[i] /= sum
-	}
 }

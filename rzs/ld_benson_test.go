@@ -49,17 +49,7 @@ func TestVitalRegionsAgainstBenson(t *testing.T) {
 func randomStones(rng *rand.Rand) *game.Position {
 	for {
 		size := 5 + rng.IntN(3)
-		cells := make([]game.Color, size*size)
-		for i := range cells {
-			switch r := rng.Float64(); {
-			case r < 0.35:
-			case r < 0.7:
-				cells[i] = game.Black
-			default:
-				cells[i] = game.White
-			}
-		}
-		if pos, ok := buildPosition(size, cells); ok {
+		if pos, ok := buildPosition(size, randomCells(rng, size, 0.35, 0.35)); ok {
 			return pos
 		}
 	}
