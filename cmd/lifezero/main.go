@@ -9,6 +9,8 @@
 //	lifezero train --out DIR [--init FILE] SAMPLES...     train the network on self-play samples
 //	lifezero features build|train ...                    move-prediction data, feature models
 //	lifezero movepred --data DIR --model FILE...         move prediction of feature models
+//	lifezero gtp --features-model FILE | --net FILE      a GTP engine on stdin and stdout
+//	lifezero match --black CMD --white CMD --out DIR     games between two GTP engines
 //	lifezero version                                     print the version
 //
 // It is thin: it parses flags and calls the packages. A subcommand is one
@@ -46,6 +48,8 @@ func commands() []command {
 		{"train", "train the network: " + trainSynopsis, cmdTrain},
 		{"features", "move features: features list|build|train (features COMMAND -h for each)", cmdFeatures},
 		{"movepred", "move prediction: " + movepredSynopsis, cmdMovepred},
+		{"gtp", "GTP engine on stdin/stdout: " + gtpSynopsis, cmdGtp},
+		{"match", "games between two GTP engines: " + matchSynopsis, cmdMatch},
 		{"version", "print the version", cmdVersion},
 	}
 }
