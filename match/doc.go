@@ -20,5 +20,6 @@
 // Results are summarised as engine A's score with a 95% Wilson interval
 // and the Elo difference that score implies, with its interval mapped
 // from the Wilson bounds; OUT/results.json holds the games and the
-// summary.
+// summary, and OUT/results/ the games as a match-results dataset (Arrow,
+// one row per game, the summary in the manifest's meta).
 package match

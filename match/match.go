@@ -145,6 +145,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := atomicfile.WriteFile(filepath.Join(o.OutDir, "results.json"), append(data, '\n')); err != nil {
 		return nil, err
 	}
+	if err := writeDataset(filepath.Join(o.OutDir, ResultsDir), sum, st); err != nil {
+		return nil, err
+	}
 	return sum, nil
 }
 

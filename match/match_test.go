@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -130,6 +131,10 @@ func TestMatchAgainstGnuGo(t *testing.T) {
 	var back Summary
 	if err := json.Unmarshal(data, &back); err != nil || len(back.Games) != 2 {
 		t.Errorf("results.json: %v, %d games", err, len(back.Games))
+	}
+	rows, err := ReadResults(context.Background(), filepath.Join(out, ResultsDir))
+	if err != nil || !reflect.DeepEqual(rows, sum.Games) {
+		t.Errorf("results dataset: %v\n%+v\nwant %+v", err, rows, sum.Games)
 	}
 }
 

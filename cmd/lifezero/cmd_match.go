@@ -52,6 +52,6 @@ func cmdMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "A (Black in game 1): %s\nB: %s\n", o.A, o.B)
 	fmt.Fprintf(stdout, "%dx%d, komi %g, handicap %d; %d games (%d from an earlier run)\n", o.Size, o.Size, o.Komi, o.Handicap, len(sum.Games), sum.Skipped)
 	fmt.Fprintf(stdout, "A: %v\n", sum.Stats)
-	fmt.Fprintf(stdout, "results: %s\n", filepath.Join(o.OutDir, "results.json"))
+	fmt.Fprintf(stdout, "results: %s and the dataset %s\n", filepath.Join(o.OutDir, "results.json"), filepath.Join(o.OutDir, match.ResultsDir))
 	return nil
 }
