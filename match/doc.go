@@ -12,6 +12,10 @@
 // scored by GNU Go's final_score when one of the engines is GNU Go (its
 // GTP name says so): a real reference that removes dead stones. Otherwise
 // the controller's area score (Tromp-Taylor, see gtpengine.AreaScore).
+// GNU Go scores by territory (Japanese rules) unless started with
+// --chinese-rules; lifezero plays for area scoring (it fills its own
+// territory at the end), so give GNU Go --chinese-rules: the match warns
+// when it is missing.
 //
 // Every game is written to OUT/games/game-NNNN.sgf and its result to
 // OUT/games/game-NNNN.json, each atomically, so a rerun of the same match

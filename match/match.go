@@ -237,6 +237,11 @@ func playAll(ctx context.Context, o *Options, results []*Result, todo int) (err 
 		return err
 	}
 	defer b.close()
+	for _, e := range []*engine{a, b} {
+		if e.gnugo && !strings.Contains(e.cmdline, "--chinese-rules") && o.Log != nil {
+			o.Log.Warn("GNU Go scores by territory (Japanese rules) unless given --chinese-rules; lifezero plays for area scoring", "engine", e.cmdline)
+		}
+	}
 	if o.Progress != nil {
 		o.Progress.Start(todo, "games")
 		defer o.Progress.Finish()

@@ -89,7 +89,7 @@ func needGnuGo(t *testing.T) string {
 	if _, err := os.Stat(gnugo); err != nil {
 		t.Skipf("GNU Go is not installed at %s (apt-get install gnugo)", gnugo)
 	}
-	return gnugo + " --mode gtp --level 1"
+	return gnugo + " --mode gtp --level 1 --chinese-rules"
 }
 
 // TestMatchAgainstGnuGo plays two real games on 9x9 and checks the

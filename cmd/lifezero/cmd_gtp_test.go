@@ -175,7 +175,7 @@ func TestMatchCommand(t *testing.T) {
 	}
 	lz := lifezeroGtp(t, "--features-model", gtpModelDir(t), "--size", "9")
 	out := filepath.Join(t.TempDir(), "m")
-	args := []string{"match", "--black", lz, "--white", gnugo + " --mode gtp --level 1", "--games", "1", "--out", out}
+	args := []string{"match", "--black", lz, "--white", gnugo + " --mode gtp --level 1 --chinese-rules", "--games", "1", "--out", out}
 	code, stdout, stderr := lifezero(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

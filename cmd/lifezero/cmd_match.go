@@ -16,7 +16,7 @@ func cmdMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("match", matchSynopsis, stderr)
 	var o match.Options
 	fs.StringVar(&o.A, "black", "", "command line of engine A, Black in the first game (split on spaces; e.g. \"lifezero gtp --features-model runs/default/bt\")")
-	fs.StringVar(&o.B, "white", "", "command line of engine B, White in the first game (e.g. \"/usr/games/gnugo --mode gtp --level 1\")")
+	fs.StringVar(&o.B, "white", "", "command line of engine B, White in the first game (e.g. \"/usr/games/gnugo --mode gtp --level 1 --chinese-rules\": GNU Go scores the games it plays in, by area only with --chinese-rules)")
 	fs.StringVar(&o.OutDir, "out", "", "write match.json, games/game-NNNN.{sgf,json} and results.json into `DIR`; a rerun skips the finished games")
 	fs.IntVar(&o.Games, "games", 2, "number of `games`")
 	fs.IntVar(&o.Size, "size", 9, "board `size`")
