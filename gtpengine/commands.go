@@ -31,6 +31,7 @@ func (e *Engine) commandTable() []command {
 		{"final_score", e.finalScore},
 		{"fixed_handicap", e.fixedHandicap},
 		{"set_free_handicap", e.setFreeHandicap},
+		{"set_random_seed", e.setRandomSeed},
 	}
 }
 
@@ -232,6 +233,21 @@ func (e *Engine) setFreeHandicap(_ context.Context, args []string) (string, erro
 	if err := e.game.Setup(game.Black, pts); err != nil {
 		return "", err
 	}
+	return "", nil
+}
+
+// setRandomSeed reseeds the draws of the opening moves and tie-breaks (as
+// GNU Go's command of that name does), so that a match controller can make
+// every game reproducible whatever ran before it.
+func (e *Engine) setRandomSeed(_ context.Context, args []string) (string, error) {
+	if len(args) != 1 {
+		return "", errors.New("syntax error: set_random_seed SEED")
+	}
+	seed, err := strconv.ParseUint(args[0], 10, 64)
+	if err != nil {
+		return "", errors.New("seed not a non-negative integer")
+	}
+	e.rng = newRand(seed)
 	return "", nil
 }
 

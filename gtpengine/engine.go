@@ -64,7 +64,7 @@ func New(player Player, opts Options) (*Engine, error) {
 	if opts.SampleMoves < 0 {
 		return nil, fmt.Errorf("gtpengine: SampleMoves %d is negative", opts.SampleMoves)
 	}
-	e := &Engine{player: player, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 0x677470))} // "gtp"
+	e := &Engine{player: player, opts: opts, rng: newRand(opts.Seed)}
 	if err := e.checkSize(opts.Size); err != nil {
 		return nil, fmt.Errorf("gtpengine: board size %d: %w", opts.Size, err)
 	}
@@ -282,6 +282,9 @@ func (e *Engine) pick(scores []float64, sample bool) (int, error) {
 	}
 	return pick, nil
 }
+
+// newRand returns the engine's generator for a seed.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x677470)) } // "gtp"
 
 // trimFloat formats f with as few digits as round-trip.
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -20,7 +20,7 @@ func TestTranscript(t *testing.T) {
 	e := newBTEngine(t, Options{Version: "test", Size: 9, Komi: 7.5})
 	list := "= " + strings.Join([]string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
 		"boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "loadsgf", "final_score",
-		"fixed_handicap", "set_free_handicap"}, "\n") + "\n\n"
+		"fixed_handicap", "set_free_handicap", "set_random_seed"}, "\n") + "\n\n"
 	vertex := `[A-HJ][1-9]`
 	for _, step := range []struct {
 		in, want string // want: a regular expression for the whole reply
@@ -77,6 +77,9 @@ func TestTranscript(t *testing.T) {
 		{"loadsgf " + sgfPath + " x", `\? syntax error: move number not an integer`},
 		{"loadsgf " + filepath.Join(dir, "missing.sgf"), `\? cannot load file: .*`},
 		{"loadsgf", `\? syntax error: loadsgf FILE \[MOVE_NUMBER\]`},
+		{"set_random_seed 42", `= `},
+		{"set_random_seed -1", `\? seed not a non-negative integer`},
+		{"set_random_seed", `\? syntax error: set_random_seed SEED`},
 		{"4 foo", `\?4 unknown command`},
 		{"GENMOVE b", `\? unknown command`},
 		{"99", `\?99 missing command`},
@@ -154,4 +157,27 @@ func FuzzHandle(f *testing.F) {
 			t.Fatalf("%q: malformed reply %q", line, reply)
 		}
 	})
+}
+
+// TestSetRandomSeed: after set_random_seed the drawn opening is the same
+// whatever the engine played before.
+func TestSetRandomSeed(t *testing.T) {
+	opening := func(e *Engine) string {
+		okText(t, e, "clear_board")
+		okText(t, e, "set_random_seed 77")
+		var moves []string
+		for i := range 10 {
+			moves = append(moves, okText(t, e, "genmove "+[]string{"b", "w"}[i%2]))
+		}
+		return strings.Join(moves, " ")
+	}
+	a := newBTEngine(t, Options{Size: 9, SampleMoves: 10, Seed: 1})
+	b := newBTEngine(t, Options{Size: 9, SampleMoves: 10, Seed: 2})
+	for range 3 {
+		okText(t, b, "genmove b")
+	}
+	first := opening(a)
+	if second := opening(b); first != second {
+		t.Errorf("same seed, different openings:\n%s\n%s", first, second)
+	}
 }

@@ -17,6 +17,11 @@
 // territory at the end), so give GNU Go --chinese-rules: the match warns
 // when it is missing.
 //
+// Before each game, engines that know set_random_seed (lifezero and GNU
+// Go do) get a seed made from the match's seed and the game's number, so
+// every game is reproducible and a resumed match plays the same games as
+// one run straight through.
+//
 // Every game is written to OUT/games/game-NNNN.sgf and its result to
 // OUT/games/game-NNNN.json, each atomically, so a rerun of the same match
 // skips the games already finished (the match's settings are kept in

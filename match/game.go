@@ -25,8 +25,13 @@ const (
 // playGame plays game n between two started engines and writes its SGF.
 func playGame(ctx context.Context, o *Options, n int, black, white *engine) (*Result, error) {
 	setup := []string{fmt.Sprintf("boardsize %d", o.Size), "clear_board", "komi " + strconv.FormatFloat(o.Komi, 'f', -1, 64)}
+	seed := fmt.Sprintf("set_random_seed %d", o.Seed*1000003+uint64(n))
 	for _, e := range []*engine{black, white} {
-		for _, c := range setup {
+		cmds := setup
+		if e.seedable {
+			cmds = append(cmds[:len(cmds):len(cmds)], seed)
+		}
+		for _, c := range cmds {
 			if _, err := e.Command(ctx, c); err != nil {
 				return nil, fmt.Errorf("engine %q: %w", e.cmdline, err)
 			}

@@ -34,6 +34,10 @@ type Options struct {
 	MaxMoves int
 	// FixedColours keeps A on Black in every game.
 	FixedColours bool
+	// Seed makes the games reproducible: before game n, every engine that
+	// knows set_random_seed (lifezero, GNU Go) gets seed·1000003 + n, so a
+	// game plays the same whether or not a run was resumed before it.
+	Seed uint64
 	// OutDir receives match.json, games/ and results.json.
 	OutDir string
 	// Progress counts finished games (nil: none); Log gets a line per
@@ -58,6 +62,7 @@ type settings struct {
 	Handicap     int     `json:"handicap"`
 	MaxMoves     int     `json:"max_moves"`
 	FixedColours bool    `json:"fixed_colours"`
+	Seed         uint64  `json:"seed"`
 }
 
 // Result is the outcome of one game, OUT/games/game-NNNN.json.
@@ -110,7 +115,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	st := settings{A: o.A, B: o.B, Size: o.Size, Komi: o.Komi, Handicap: o.Handicap, MaxMoves: o.MaxMoves, FixedColours: o.FixedColours}
+	st := settings{A: o.A, B: o.B, Size: o.Size, Komi: o.Komi, Handicap: o.Handicap, MaxMoves: o.MaxMoves, FixedColours: o.FixedColours, Seed: o.Seed}
 	if err := claimDir(o.OutDir, st); err != nil {
 		return nil, err
 	}
@@ -285,6 +290,8 @@ type engine struct {
 	cmdline string
 	name    string // GTP name and version
 	gnugo   bool
+	// seedable: the engine knows set_random_seed.
+	seedable bool
 }
 
 func startEngine(ctx context.Context, cmdline string) (*engine, error) {
@@ -300,7 +307,8 @@ func startEngine(ctx context.Context, cmdline string) (*engine, error) {
 	}
 	ver, _ := e.Command(ctx, "version") // optional
 	full := strings.TrimSpace(name + " " + ver)
-	return &engine{Engine: e, cmdline: cmdline, name: full, gnugo: name == "GNU Go"}, nil
+	known, _ := e.Command(ctx, "known_command set_random_seed")
+	return &engine{Engine: e, cmdline: cmdline, name: full, gnugo: name == "GNU Go", seedable: known == "true"}, nil
 }
 
 func (e *engine) close() { _ = e.Engine.Close() }

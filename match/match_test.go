@@ -207,9 +207,9 @@ func (c *cancelAfter) Add(k int) {
 	}
 }
 
-// TestMatchResume: a run stopped after one game keeps it, a rerun with
-// more games plays only the missing ones, another rerun plays nothing, and
-// a rerun with other settings is refused.
+// TestMatchResume: a run stopped after one game keeps it, a rerun plays
+// only the missing ones, another rerun plays nothing, the games are those
+// of a run straight through, and a rerun with other settings is refused.
 func TestMatchResume(t *testing.T) {
 	gg := needGnuGo(t)
 	lz := lifezeroEngine(t)
@@ -242,6 +242,20 @@ func TestMatchResume(t *testing.T) {
 	sum, err = Run(context.Background(), o)
 	if err != nil || sum.Skipped != 3 {
 		t.Errorf("complete rerun: skipped %d (%v), want 3", sum.Skipped, err)
+	}
+	// The same match in one run plays the same games (set_random_seed).
+	straight := o
+	straight.OutDir = t.TempDir()
+	if _, err := Run(context.Background(), straight); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		name := filepath.Join("games", gameName(i)+".sgf")
+		a, err1 := os.ReadFile(filepath.Join(out, name))
+		b, err2 := os.ReadFile(filepath.Join(straight.OutDir, name))
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Errorf("game %d differs between the resumed and the straight run (%v, %v):\n%s\n%s", i, err1, err2, a, b)
+		}
 	}
 	o.Komi = 0.5
 	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "another match") {

@@ -9,7 +9,7 @@ import (
 	"lifezero/match"
 )
 
-const matchSynopsis = `match --black "CMD" --white "CMD" --out DIR [--games N] [--size N] [--komi K] [--handicap N] [--max-moves N] [--fixed-colours]`
+const matchSynopsis = `match --black "CMD" --white "CMD" --out DIR [--games N] [--size N] [--komi K] [--handicap N] [--max-moves N] [--seed N] [--fixed-colours]`
 
 // cmdMatch plays games between two GTP engines.
 func cmdMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -23,6 +23,7 @@ func cmdMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&o.Komi, "komi", 7.5, "`komi`")
 	fs.IntVar(&o.Handicap, "handicap", 0, "fixed handicap stones for Black (`N` 2..9; 0: none)")
 	fs.IntVar(&o.MaxMoves, "max-moves", 0, "end a game after `N` moves and score it as it stands (0: 3 x size²)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "match `seed`: game n's engines get set_random_seed seed*1000003+n when they know it (lifezero, GNU Go)")
 	fs.BoolVar(&o.FixedColours, "fixed-colours", false, "engine A plays Black in every game (default: colours alternate)")
 	rest, err := parseArgs(fs, args)
 	if err != nil {
