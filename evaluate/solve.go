@@ -17,8 +17,11 @@ import (
 
 // The solver forms and evaluators a SolveConfig may name.
 const (
-	AlgoMCTS           = "mcts"
-	AlgoDFS            = "dfs"
+	AlgoMCTS = "mcts"
+	AlgoDFS  = "dfs"
+	// AlgoDFPN is depth-first proof-number search with the zone rules
+	// (rzs.SolveDFPN).
+	AlgoDFPN           = "dfpn"
 	EvaluatorHeuristic = "heuristic"
 	EvaluatorUniform   = "uniform"
 	// EvaluatorLD is rzs.LD, the life-and-death evaluator; EvaluatorLDNoEyes
@@ -47,7 +50,7 @@ const DefaultSolveBudget = 500000
 
 // SolveConfig is how a benchmark solves its problems.
 type SolveConfig struct {
-	Algo      string        // AlgoMCTS (also for "") or AlgoDFS
+	Algo      string        // AlgoMCTS (also for ""), AlgoDFS or AlgoDFPN
 	Budget    int           // most nodes per problem; 0: DefaultSolveBudget
 	NoRZ      bool          // turn relevance zones off
 	NoTT      bool          // turn the transposition table off
@@ -77,6 +80,9 @@ type SolveConfig struct {
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
 	Workers int
+	// Threads is how many goroutines search each problem's one tree (the
+	// mcts form; rzs.Options.Threads); 0 means 1.
+	Threads int
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -152,8 +158,8 @@ func (e *SolveConfigError) Error() string { return e.Field + ": " + e.Msg }
 func (c SolveConfig) Validate() error {
 	c = c.withDefaults()
 	switch {
-	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS:
-		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s or %s", c.Algo, AlgoMCTS, AlgoDFS)}
+	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS && c.Algo != AlgoDFPN:
+		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s, %s or %s", c.Algo, AlgoMCTS, AlgoDFS, AlgoDFPN)}
 	case c.Net == nil && builtinEvaluator(c.Evaluator) == nil:
 		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want one of %s", c.Evaluator, strings.Join(EvaluatorNames(), ", "))}
 	case c.Budget < 0:
@@ -162,16 +168,21 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"timeout", fmt.Sprintf("%v: must not be negative", c.Timeout)}
 	case c.Workers < 0:
 		return &SolveConfigError{"workers", fmt.Sprintf("%d: must be positive", c.Workers)}
+	case c.Threads < 0:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: must be positive", c.Threads)}
+	case c.Threads > 1 && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != "" && c.RZT != RZTTree && c.RZT != RZTLinear:
 		return &SolveConfigError{"rzt", fmt.Sprintf("%q: want %s, %s or empty", c.RZT, RZTTree, RZTLinear)}
-	case c.RZT != "" && c.Algo == AlgoDFS:
+	case c.RZT != "" && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"rzt", "the pattern table works with the mcts form only"}
 	}
 	return nil
 }
 
 func (c SolveConfig) options() rzs.Options {
-	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator)}
+	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
+		Threads: c.Threads}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}
@@ -310,9 +321,12 @@ func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved 
 	}
 	opts := cfg.options()
 	var res rzs.Result
-	if cfg.Algo == AlgoDFS {
+	switch cfg.Algo {
+	case AlgoDFS:
 		res = rzs.SolveDFS(ctx, t.Problem, opts)
-	} else {
+	case AlgoDFPN:
+		res = rzs.SolveDFPN(ctx, t.Problem, opts)
+	default:
 		if table != nil {
 			opts.Table = table
 		}

@@ -8,13 +8,52 @@ import (
 // or the transposition table knows it, and otherwise creates its children
 // with the evaluator's priors. It then propagates proofs and backs up the
 // value.
-func (s *mcSolver) expand(path []pathStep) {
+func (s *mcSolver) expand(path []pathStep) { s.expandWith(path, &leafWork{}) }
+
+// leafWork is the part of a leaf's expansion that reads only its position:
+// the judgement, the legal moves and the evaluator's priors and value. The
+// parallel solver computes it outside its lock; the sequential one lets
+// expandWith compute what it needs when it needs it.
+type leafWork struct {
+	judged bool
+	j      game.Judgement
+	moved  bool // moves, barred, priors and value are set
+	moves  []game.Point
+	barred int
+	priors []float32
+	value  float32
+}
+
+// judge fills in the judgement.
+func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.PointSet) {
+	w.j, w.judged = pr.Judge(pos, standing), true
+}
+
+// generate fills in the moves and the evaluation. The killer may always
+// pass; the living side never needs to, since a pass lets the killer end
+// the game by passing too.
+func (w *leafWork) generate(pr *game.Problem, eval Evaluator, pos *game.Position) {
+	w.moves, w.barred = pos.LegalMovesSuperko(nil, &pr.Region)
+	if pos.ToMove() != pr.Living() {
+		w.moves = append(w.moves, game.Pass)
+	}
+	if len(w.moves) > 0 {
+		w.priors, w.value = eval.Evaluate(pos, pr, w.moves)
+	}
+	w.moved = true
+}
+
+// expandWith is expand with what w already holds.
+func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 	leaf := &path[len(path)-1]
 	id, pos := leaf.id, leaf.pos
 	standing := leaf.standing
 	s.nodes++
 	key := ttKey(pos, &standing)
-	j := s.pr.Judge(pos, &standing)
+	if !w.judged {
+		w.judge(s.pr, pos, &standing)
+	}
+	j := w.j
 	switch {
 	case j.Outcome == game.LivingWins:
 		s.prove(id, Win, s.newZone(j.Zone))
@@ -26,7 +65,7 @@ func (s *mcSolver) expand(path []pathStep) {
 		}
 	}
 	if s.status(id) == Unknown {
-		value := s.createChildren(id, pos)
+		value := s.createChildren(id, pos, w)
 		if s.status(id) == Unknown && s.opts.Table != nil && id != rootNode {
 			s.lookupTable(id, pos, &standing)
 		}
@@ -45,30 +84,24 @@ func (s *mcSolver) expand(path []pathStep) {
 }
 
 // createChildren expands an undecided node and returns the evaluator's value.
-func (s *mcSolver) createChildren(id int32, pos *game.Position) float32 {
-	toMove := pos.ToMove()
-	moves, barred := pos.LegalMovesSuperko(nil, &s.pr.Region)
+func (s *mcSolver) createChildren(id int32, pos *game.Position, w *leafWork) float32 {
+	if !w.moved {
+		w.generate(s.pr, s.opts.Evaluator, pos)
+	}
 	n := s.tree.node(id)
-	if barred > 0 {
+	if w.barred > 0 {
 		// Whatever this node proves may hold only for positions reached
 		// with the same history: Lemma 1's zone patterns and whole-board
 		// table entries must not carry it to other paths.
 		n.flags |= flagHistoryDep
 	}
-	or := toMove == s.living
-	if !or {
-		// The killer may always pass; the living side never needs to, since
-		// a pass lets the killer end the game by passing too.
-		moves = append(moves, game.Pass)
-	}
 	n.flags |= flagExpanded
-	if len(moves) == 0 {
+	if len(w.moves) == 0 {
 		n.status = Loss // the living side has no move left
 		return 0
 	}
-	priors, value := s.opts.Evaluator.Evaluate(pos, s.pr, moves)
-	s.tree.expand(id, toMove, moves, priors)
-	return value
+	s.tree.expand(id, pos.ToMove(), w.moves, w.priors)
+	return w.value
 }
 
 // newZone stores a won node's zone (all points without zones).

@@ -29,6 +29,11 @@ type memTree struct {
 	scratch   []game.Point
 	priorBuf  []float32
 	palBuf    []uint32
+	// virtual counts, while the parallel solver runs, the descents in
+	// flight through a record (flagVirtual set): virtual losses, which
+	// steer the other workers to other lines until the backup. They live
+	// beside the records, since only a few paths are in flight at once.
+	virtual map[int32]int32
 }
 
 // memNode is a visited node. Index 0 of the arena is unused; the root is 1.
@@ -51,6 +56,8 @@ type memNode struct {
 const (
 	flagExpanded   = 1 << iota // children created (createChildren ran)
 	flagHistoryDep             // proof may rest on the path's superko history
+	flagPending                // a worker of the parallel solver is expanding it
+	flagVirtual                // it has virtual losses (memTree.virtual)
 )
 
 // rootNode is the root's record index.
@@ -262,7 +269,8 @@ func (t *memTree) selectChild(id int32, skip func(move game.Point, rec int32) bo
 		}
 		var score float64
 		if rn != nil {
-			score = rn.q(fpu) + cexp*float64(c.priorOf(i))/float64(1+rn.visits)
+			visits, q := t.stats(rn, cur, fpu)
+			score = q + cexp*float64(c.priorOf(i))/float64(1+visits)
 		} else {
 			score = fpu + cexp*float64(c.priorOf(i))/float64(1)
 		}
@@ -362,3 +370,31 @@ func (t *memTree) childMoves(id int32) game.PointSet {
 
 // bytes returns the memory the tree holds.
 func (t *memTree) bytes() int64 { return t.nodes.bytes() + t.data.bytes() }
+
+// visit counts a parallel descent through a record as a virtual loss for
+// the side that moved into it, until unvisit.
+func (t *memTree) visit(id int32) {
+	t.virtual[id]++
+	t.node(id).flags |= flagVirtual
+}
+
+// unvisit takes back the virtual losses of a finished descent.
+func (t *memTree) unvisit(path []pathStep) {
+	for _, st := range path {
+		if t.virtual[st.id]--; t.virtual[st.id] == 0 {
+			delete(t.virtual, st.id)
+			t.node(st.id).flags &^= flagVirtual
+		}
+	}
+}
+
+// stats returns a visited child's visits and mean value for selection,
+// counting its virtual losses.
+func (t *memTree) stats(rn *memNode, rec int32, fpu float64) (visits int32, q float64) {
+	visits = rn.visits
+	if rn.flags&flagVirtual != 0 {
+		visits += t.virtual[rec]
+		return visits, float64(rn.valueSum) / float64(visits)
+	}
+	return visits, rn.q(fpu)
+}

@@ -34,6 +34,10 @@ type Options struct {
 	// too, unless MemorySolverOnly (for tests, whose process holds more).
 	MaxMemory        int64
 	MemorySolverOnly bool
+	// Threads is how many goroutines search the one tree of the MCTS form
+	// (0 or 1: the sequential search). See runThreads. The Evaluator is
+	// then called from several goroutines at once and must allow it.
+	Threads int
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -153,7 +157,10 @@ func (s *mcSolver) run(ctx context.Context) Result {
 	}
 	aborted := false
 	reason := ""
-	for s.status(rootNode) == Unknown && s.nodes < s.opts.Budget {
+	if s.opts.Threads > 1 {
+		aborted, reason = s.runThreads(ctx, deadline)
+	}
+	for s.opts.Threads <= 1 && s.status(rootNode) == Unknown && s.nodes < s.opts.Budget {
 		if s.nodes%256 == 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
 			aborted = true
 			break
@@ -230,52 +237,78 @@ func (s *mcSolver) firstMove() game.Point {
 // simulate runs one descent, expansion and backup. It reports false when
 // the root has no selectable child left.
 func (s *mcSolver) simulate() bool {
-	// Positions live in frames reused by every simulation: a frame is a
-	// plain copy of its parent's, so it shares the superko history's spare
-	// capacity and each move appends its hash in place, like a stack. No
-	// position of a finished simulation is kept.
-	s.frames[0] = *s.pr.Start
-	path := append(s.path[:0], pathStep{rootNode, &s.frames[0], s.pr.Crucial})
+	path, end := s.descend(s.frames, s.path[:0], s.pr.Start, false)
 	defer func() { s.path = path[:0] }()
-	if !s.expanded(rootNode) {
+	switch end {
+	case descentStuck:
+		return false
+	case descentLeaf:
 		s.expand(path)
-		return true
+	}
+	return true
+}
+
+// descent is how a walk down the tree ended.
+type descent uint8
+
+const (
+	descentLeaf  descent = iota // at an unexpanded node, to expand
+	descentDone                 // backed up on its own (a table proof, an over-deep line)
+	descentStuck                // the root has no selectable child
+	descentBusy                 // (virtual) the leaf is being expanded by another worker
+)
+
+// descend walks from the root to a leaf by PUCT. Positions live in frames,
+// reused by every walk: a frame is a plain copy of its parent's, so it
+// shares the superko history's spare capacity and each move appends its
+// hash in place, like a stack; frames[0] is a copy of start. With virtual
+// set (the parallel solver), every record entered is counted as visited
+// at once (memTree.visit).
+func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.Position, virtual bool) ([]pathStep, descent) {
+	frames[0] = *start
+	path = append(path, pathStep{rootNode, &frames[0], s.pr.Crucial})
+	if virtual {
+		s.tree.visit(rootNode)
 	}
 	for {
 		cur := &path[len(path)-1]
 		if !s.expanded(cur.id) {
-			break
+			if virtual && s.tree.node(cur.id).flags&flagPending != 0 {
+				return path, descentBusy
+			}
+			return path, descentLeaf
 		}
 		if s.opts.Table != nil && s.status(cur.id) == Unknown && len(path) > 1 && s.lookupTable(cur.id, cur.pos, &cur.standing) {
 			s.propagate(path)
 			s.backupProven(cur.id)
-			return true
+			return path, descentDone
 		}
 		idx, move, _, ok := s.tree.selectChild(cur.id, s.skipper(cur.id))
 		if !ok {
 			if len(path) == 1 {
-				return false
+				return path, descentStuck
 			}
 			// Every child of an inner node is proven or pruned but the node
 			// is not: cannot happen after propagation; back off safely.
 			s.tree.backup(cur.id, 0.5, s.living)
-			return true
+			return path, descentDone
 		}
 		child := s.tree.child(cur.id, idx, move)
-		next := &s.frames[len(path)]
+		next := &frames[len(path)]
 		*next = *cur.pos
 		if err := next.Play(move); err != nil {
 			// Children are legal moves of their parent's position.
 			panic("rzs: child move illegal: " + err.Error())
 		}
 		path = append(path, pathStep{child, next, s.pr.Standing(next, &cur.standing)})
+		if virtual {
+			s.tree.visit(child)
+		}
 		if len(path) > s.opts.MaxDepth {
 			s.tree.backup(child, 0.5, s.living)
-			return true
+			return path, descentDone
 		}
 	}
-	s.expand(path)
-	return true
 }
 
 // skipper tells selection which children of id to pass over: proven

@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [7]int
-	var took [7]time.Duration
+	var wins, spent [11]int
+	var took [11]time.Duration
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -44,6 +44,10 @@ func TestAgreesWithReference(t *testing.T) {
 			{"dfs-ld", SolveDFS, Options{Budget: 200000, Evaluator: LD{}}},
 			{"mcts-ldb", Solve, Options{Budget: 200000, Evaluator: LDB()}},
 			{"dfs-ldb", SolveDFS, Options{Budget: 200000, Evaluator: LDB()}},
+			{"dfpn", SolveDFPN, Options{Budget: 200000}},
+			{"dfpn-ldb", SolveDFPN, Options{Budget: 200000, Evaluator: LDB()}},
+			{"dfpn-uniform-norz", SolveDFPN, Options{Budget: 200000, NoRZ: true, Evaluator: Uniform{}}},
+			{"mcts-ldb-2threads", Solve, Options{Budget: 200000, Evaluator: LDB(), Threads: 2}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

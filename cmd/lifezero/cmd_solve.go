@@ -20,8 +20,8 @@ import (
 	"lifezero/rzs"
 )
 
-const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs] [--no-rz] [--no-tt] [--evaluator ldb|ld|heuristic|...] " +
-	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--json] [--sgf-dir DIR] [--out DIR [--overwrite]]"
+const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs|dfpn] [--no-rz] [--no-tt] [--evaluator ldb|ld|heuristic|...] " +
+	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--threads N] [--json] [--sgf-dir DIR] [--out DIR [--overwrite]]"
 
 // solveFlags are the parsed flags of "lifezero solve".
 type solveFlags struct {
@@ -39,7 +39,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs := newFlagSet("solve", solveSynopsis, stderr)
 	f := &solveFlags{}
 	fs.IntVar(&f.cfg.Budget, "budget", evaluate.DefaultSolveBudget, "most `N` nodes (MCTS simulations or depth-first visits) per problem")
-	fs.StringVar(&f.cfg.Algo, "algo", evaluate.AlgoMCTS, "solver form: mcts or dfs")
+	fs.StringVar(&f.cfg.Algo, "algo", evaluate.AlgoMCTS, "solver form: mcts, dfs or dfpn")
 	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
 	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
 	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.DefaultEvaluator, "move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform")
@@ -61,7 +61,8 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 		f.cfg.MaxMemory = n
 		return err
 	})
-	fs.IntVar(&f.cfg.Workers, "workers", 1, "solve `N` problems at once (each solve is single-threaded; timings compete for CPUs)")
+	fs.IntVar(&f.cfg.Workers, "workers", 1, "solve `N` problems at once (timings compete for CPUs)")
+	fs.IntVar(&f.cfg.Threads, "threads", 1, "search each problem's tree with `N` goroutines (mcts form; the papers' protocol uses 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
 	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
 	fs.StringVar(&f.out, "out", "", "write a solve-results dataset (with its report section) to `DIR`")

@@ -256,7 +256,7 @@ func TestSolveErrors(t *testing.T) {
 		{[]string{"solve", dir}, 1, []string{bad}},
 		{[]string{"solve", filepath.Join(dir, "missing.json")}, 1, []string{"missing.json", "no such file"}},
 		{[]string{"solve"}, 2, []string{"at least one problem file"}},
-		{[]string{"solve", tiny, "--algo", "bfs"}, 2, []string{`--algo "bfs": want mcts or dfs`}},
+		{[]string{"solve", tiny, "--algo", "bfs"}, 2, []string{`--algo "bfs": want mcts, dfs or dfpn`}},
 		{[]string{"solve", tiny, "--evaluator", "net"}, 2, []string{`--evaluator "net"`}},
 		{[]string{"solve", tiny, "--budget", "0"}, 2, []string{"--budget 0: must be positive"}},
 		{[]string{"solve", tiny, "--workers", "0"}, 2, []string{"--workers 0"}},
@@ -342,7 +342,7 @@ func TestSolveStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = lifezero(t, "run", pipeline, "--workdir", work)
-	if code != 1 || !strings.Contains(errs, `pipeline.yaml:6: stage "solve": param "algo": "bfs": want mcts or dfs`) {
+	if code != 1 || !strings.Contains(errs, `pipeline.yaml:6: stage "solve": param "algo": "bfs": want mcts, dfs or dfpn`) {
 		t.Errorf("bad algo: exit %d: %s", code, errs)
 	}
 	for _, tt := range []struct{ edit, want string }{

@@ -18,12 +18,13 @@ import (
 // does not stop, so earlier runs stay valid.
 type solveParams struct {
 	Budget    int    `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
-	Algo      string `yaml:"algo" help:"solver form: mcts or dfs"`
+	Algo      string `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
 	RZ        bool   `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
 	TT        bool   `yaml:"tt" help:"use the transposition table"`
 	Evaluator string `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
 	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
-	Workers   int    `yaml:"workers" help:"problems solved at once (each solve is single-threaded; timings compete for CPUs)"`
+	Workers   int    `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
+	Threads   int    `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one)"`
 	NetMode   string `yaml:"net_mode" help:"with a network input: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
 	MaxMemory string `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none (empty: 60% of physical memory divided by workers)"`
 }
@@ -36,7 +37,8 @@ func (p *solveParams) Validate() error {
 
 // config turns the params into a solve config; errors are ParamErrors.
 func (p *solveParams) config() (evaluate.SolveConfig, error) {
-	cfg := evaluate.SolveConfig{Algo: p.Algo, Budget: p.Budget, NoRZ: !p.RZ, NoTT: !p.TT, Evaluator: p.Evaluator, Workers: p.Workers}
+	cfg := evaluate.SolveConfig{Algo: p.Algo, Budget: p.Budget, NoRZ: !p.RZ, NoTT: !p.TT, Evaluator: p.Evaluator, Workers: p.Workers,
+		Threads: p.Threads}
 	if p.Budget <= 0 {
 		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", p.Budget)}
 	}
