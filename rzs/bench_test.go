@@ -2,6 +2,7 @@ package rzs
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -31,5 +32,25 @@ func benchSolve(b *testing.B, set, id string, eval Evaluator) {
 			nodes += res.Nodes
 		}
 		b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	}
+}
+
+// BenchmarkSolverThreads measures the parallel MCTS form's nodes per
+// second with one and two threads on one 19x19 problem (ldb, fixed budget):
+// on an idle machine with two cores the ratio is its speed-up.
+func BenchmarkSolverThreads(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("cho19-dev/001/threads=%d", threads), func(b *testing.B) {
+			for _, pr := range sharedProblemsB(b, "cho19-dev") {
+				if pr.ID != "001" {
+					continue
+				}
+				nodes := 0
+				for b.Loop() {
+					nodes += Solve(context.Background(), pr, Options{Budget: 40000, Evaluator: LDB(), Threads: threads}).Nodes
+				}
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			}
+		})
 	}
 }
