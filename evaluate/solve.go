@@ -56,8 +56,11 @@ type SolveConfig struct {
 	NoTT      bool          // turn the transposition table off
 	Evaluator string        // one of EvaluatorNames; "" is DefaultEvaluator
 	Timeout   time.Duration // per problem; 0: none
-	// RZT turns the relevance-zone pattern table on: RZTTree (the radix
-	// tree of paper 000) or RZTLinear (its linear baseline); "" is off.
+	// RZT is the relevance-zone pattern table: RZTTree (the radix tree of
+	// paper 000), RZTLinear (its linear baseline) or RZTNone. "" means
+	// RZTTree for the mcts form (it proves more problems in the same
+	// budget: docs/results/rzs.md) and RZTNone for the others, which
+	// cannot use it.
 	RZT string
 	// RZTNoTimestamps compares every entry at every lookup (the NT
 	// variants); RZTSymmetric also matches the problem's symmetries.
@@ -102,6 +105,12 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	}
 	if c.Workers == 0 {
 		c.Workers = 1
+	}
+	if c.RZT == "" {
+		c.RZT = RZTNone
+		if c.Algo == AlgoMCTS {
+			c.RZT = RZTTree
+		}
 	}
 	if c.MaxMemory == 0 {
 		c.MaxMemory = rzs.DefaultMaxMemory(c.Workers)
@@ -172,9 +181,9 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: must be positive", c.Threads)}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
-	case c.RZT != "" && c.RZT != RZTTree && c.RZT != RZTLinear:
-		return &SolveConfigError{"rzt", fmt.Sprintf("%q: want %s, %s or empty", c.RZT, RZTTree, RZTLinear)}
-	case c.RZT != "" && c.Algo != AlgoMCTS:
+	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
+		return &SolveConfigError{"rzt", fmt.Sprintf("%q: want %s, %s or %s", c.RZT, RZTTree, RZTLinear, RZTNone)}
+	case c.RZT != RZTNone && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"rzt", "the pattern table works with the mcts form only"}
 	}
 	return nil
@@ -199,6 +208,7 @@ func (c SolveConfig) options() rzs.Options {
 const (
 	RZTTree   = "tree"
 	RZTLinear = "linear"
+	RZTNone   = "none"
 )
 
 // patternTable is what solveOne needs of an RZ pattern table.
@@ -212,7 +222,7 @@ type patternTable interface {
 // newTable builds the problem's pattern table and preloads the saved
 // databases, or returns nil when the table is off.
 func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTable, error) {
-	if c.RZT == "" {
+	if c.RZT == "" || c.RZT == RZTNone {
 		return nil, nil
 	}
 	opts := rzs.TableOptions{NoTimestamps: c.RZTNoTimestamps, Symmetric: c.RZTSymmetric}

@@ -45,7 +45,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.DefaultEvaluator, "move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform")
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
 	fs.StringVar(&f.netMode, "net-mode", "ftl", "network value: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)")
-	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree) or linear; empty: off")
+	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree; the mcts form's default), linear, or none")
 	fs.BoolVar(&f.cfg.RZTNoTimestamps, "rzt-nt", false, "pattern table without timestamps (compare every entry at every lookup)")
 	fs.BoolVar(&f.cfg.RZTSymmetric, "rzt-sym", false, "pattern table also matches the problem's board symmetries")
 	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases saved under `DIR`")

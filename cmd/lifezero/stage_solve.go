@@ -25,6 +25,9 @@ type solveParams struct {
 	Timeout   string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty: no limit)"`
 	Workers   int    `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
 	Threads   int    `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one)"`
+	// RZT is hashed even when empty: its default turned the table on, so
+	// results cached before that must not be taken for today's.
+	RZT       string `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (the mcts form's default), linear or none"`
 	NetMode   string `yaml:"net_mode" help:"with a network input: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
 	MaxMemory string `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none (empty: 60% of physical memory divided by workers)"`
 }
@@ -38,7 +41,7 @@ func (p *solveParams) Validate() error {
 // config turns the params into a solve config; errors are ParamErrors.
 func (p *solveParams) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: p.Algo, Budget: p.Budget, NoRZ: !p.RZ, NoTT: !p.TT, Evaluator: p.Evaluator, Workers: p.Workers,
-		Threads: p.Threads}
+		Threads: p.Threads, RZT: p.RZT}
 	if p.Budget <= 0 {
 		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", p.Budget)}
 	}
