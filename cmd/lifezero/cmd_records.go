@@ -14,13 +14,19 @@ import (
 
 func cmdRecords(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("want a subcommand: records import ...")
+		return usagef("want a subcommand: records import|index|search|bench ...")
 	}
 	switch args[0] {
 	case "import":
 		return cmdRecordsImport(ctx, args[1:], stdout, stderr)
+	case "index":
+		return cmdRecordsIndex(ctx, args[1:], stdout, stderr)
+	case "search":
+		return cmdRecordsSearch(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdRecordsBench(ctx, args[1:], stdout, stderr)
 	}
-	return usagef("unknown subcommand %q (want: import)", args[0])
+	return usagef("unknown subcommand %q (want: import, index, search, bench)", args[0])
 }
 
 func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -1,0 +1,118 @@
+package recindex
+
+// State codes of a point in index keys: two bits each.
+const (
+	codeEmpty = 0
+	codeBlack = 1
+	codeWhite = 2
+	codeOff   = 3 // off the board
+)
+
+// Event kinds: a stone placed by a move, or a stone removed by a capture.
+const (
+	kindMove    = 0
+	kindCapture = 1
+)
+
+// The 64-bit key of an event seen from one of its four quadrants, sorted
+// to group events by their kind, colour and neighbourhood:
+//
+//	bit 63      kind (move, capture)
+//	bit 62      colour of the stone placed or removed (0 black, 1 white)
+//	bits 60..61 quadrant: bit 0 set looks left (-x), bit 1 up (-y)
+//	bits 12..59 the 24 other points of the 5x5 block that has the event's
+//	            point in a corner and extends into the quadrant, 2 bits
+//	            each, nearest first (quadCells order, the first the highest)
+//	bits 0..8   the event's point, y*size+x
+//
+// Every event is indexed once per quadrant. A query looks from the
+// anchor into the quadrant that covers most of the pattern, so the
+// pattern's points come first in the key and a sorted-key search meets
+// them before the free ones.
+const (
+	quadShift  = 60
+	cellsShift = 12
+	pointBits  = 9
+	pointMask  = 1<<pointBits - 1
+	numQuads   = 4
+)
+
+// offset is a (dx, dy) step on the board.
+type offset struct{ dx, dy int }
+
+// quadCells are the points of the 5x5 block beside the corner (0, 0),
+// ordered by distance; they are mirrored into each quadrant.
+var quadCells = quadOrder(4)
+
+func quadOrder(n int) []offset {
+	var out []offset
+	for d := 1; d <= n; d++ {
+		for i := 0; i < d; i++ {
+			out = append(out, offset{d, i}, offset{i, d})
+		}
+		out = append(out, offset{d, d})
+	}
+	return out
+}
+
+// quadOffset maps a quadrant cell onto the board's steps.
+func quadOffset(q int, c offset) offset {
+	if q&1 != 0 {
+		c.dx = -c.dx
+	}
+	if q&2 != 0 {
+		c.dy = -c.dy
+	}
+	return c
+}
+
+// cellShift is the bit position of quadrant cell j in a key.
+func cellShift(j int) int { return cellsShift + 2*(len(quadCells)-1-j) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// eventKey computes the key of an event at (x, y) seen from quadrant q,
+// on a board of side size whose codes are in board (row-major).
+func eventKey(kind, colour, q int, board []uint8, size, x, y int) uint64 {
+	key := uint64(kind)<<63 | uint64(colour)<<62 | uint64(q)<<quadShift | uint64(y*size+x)
+	for j, c := range quadCells {
+		o := quadOffset(q, c)
+		key |= uint64(codeAt(board, size, x+o.dx, y+o.dy)) << cellShift(j)
+	}
+	return key
+}
+
+func codeAt(board []uint8, size, x, y int) uint8 {
+	if x < 0 || y < 0 || x >= size || y >= size {
+		return codeOff
+	}
+	return board[y*size+x]
+}
+
+// codeConstraint is the (mask, value) test on a point's two key bits that
+// a pattern mask implies, when it can be said with bits: single states,
+// "black or empty" (high bit clear) and "white or empty" (low bit clear).
+// Other masks give no constraint and are checked on verification.
+func codeConstraint(m Mask) (mask, value uint64) {
+	switch m {
+	case MaskEmpty:
+		return 3, codeEmpty
+	case MaskBlack:
+		return 3, codeBlack
+	case MaskWhite:
+		return 3, codeWhite
+	case MaskEmpty | MaskBlack:
+		return 2, 0
+	case MaskEmpty | MaskWhite:
+		return 1, 0
+	}
+	return 0, 0
+}
+
+// maskHas reports whether mask m allows state code c (empty, black, white).
+func maskHas(m Mask, c uint8) bool { return c < codeOff && m&(1<<c) != 0 }

@@ -1,0 +1,187 @@
+package recindex
+
+import (
+	"strconv"
+	"strings"
+)
+
+// variant is the pattern under one of the 8 symmetries and, optionally,
+// with the colours swapped. Variants that draw the same pattern are kept
+// once, so a placement on the board is found once.
+type variant struct {
+	sym     int // bit 0 flips columns, bit 1 flips rows, bit 2 then transposes (as game.Symmetry)
+	swapped bool
+	w, h    int
+	cells   []Mask   // row-major, w*h
+	pts     []vpoint // the points that are not don't-care, row-major
+	orig    []int    // for each cell, its index in the original pattern
+	fixed   bool
+	x, y    int // top-left corner on the board when fixed
+	size    int // board size when fixed
+}
+
+// vpoint is a constrained point of a variant.
+type vpoint struct {
+	x, y int
+	mask Mask
+}
+
+// transformXY maps (x, y) of a w x h rectangle under symmetry s; the
+// result lies in the transformed rectangle (h x w when s transposes).
+func transformXY(s, x, y, w, h int) (int, int) {
+	if s&1 != 0 {
+		x = w - 1 - x
+	}
+	if s&2 != 0 {
+		y = h - 1 - y
+	}
+	if s&4 != 0 {
+		x, y = y, x
+	}
+	return x, y
+}
+
+func swapColours(m Mask) Mask {
+	return m&MaskEmpty | (m&MaskBlack)<<1 | (m&MaskWhite)>>1
+}
+
+// variants returns the distinct variants of p: the 8 symmetries (only the
+// identity when noSym) times the colour swap (not when noSwap).
+func variants(p *Pattern, noSym, noSwap bool) []*variant {
+	var out []*variant
+	seen := map[string]bool{}
+	for swap := 0; swap < 2; swap++ {
+		if swap == 1 && noSwap {
+			break
+		}
+		for s := 0; s < 8; s++ {
+			if s > 0 && noSym {
+				break
+			}
+			v := newVariant(p, s, swap == 1)
+			if k := v.id(); !seen[k] {
+				seen[k] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func newVariant(p *Pattern, s int, swapped bool) *variant {
+	v := &variant{sym: s, swapped: swapped, w: p.W, h: p.H, fixed: p.Fixed, size: p.BoardSize}
+	if s&4 != 0 {
+		v.w, v.h = p.H, p.W
+	}
+	v.cells = make([]Mask, v.w*v.h)
+	v.orig = make([]int, v.w*v.h)
+	for y := 0; y < p.H; y++ {
+		for x := 0; x < p.W; x++ {
+			tx, ty := transformXY(s, x, y, p.W, p.H)
+			m := p.At(x, y)
+			if swapped {
+				m = swapColours(m)
+			}
+			v.cells[ty*v.w+tx] = m
+			v.orig[ty*v.w+tx] = y*p.W + x
+		}
+	}
+	for i, m := range v.cells {
+		if m != MaskAny {
+			v.pts = append(v.pts, vpoint{i % v.w, i / v.w, m})
+		}
+	}
+	if p.Fixed {
+		// The corners of the rectangle map to the corners of its image.
+		n := p.BoardSize
+		ax, ay := transformXY(s, p.X, p.Y, n, n)
+		bx, by := transformXY(s, p.X+p.W-1, p.Y+p.H-1, n, n)
+		v.x, v.y = min(ax, bx), min(ay, by)
+	}
+	return v
+}
+
+// id identifies what a variant matches: its size, masks and place.
+func (v *variant) id() string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(v.w))
+	b.WriteByte('x')
+	b.WriteString(strconv.Itoa(v.h))
+	if v.fixed {
+		b.WriteString("@" + strconv.Itoa(v.x) + "," + strconv.Itoa(v.y))
+	}
+	b.WriteByte(':')
+	for _, m := range v.cells {
+		b.WriteByte(maskChar(m))
+	}
+	return b.String()
+}
+
+// combo is one way a variant can appear: the event (a move placing a stone
+// of colour, or a capture removing one) at the variant's point anchor.
+type combo struct {
+	v      *variant
+	anchor int // index in v.pts
+	kind   int
+	colour int // 0 black, 1 white
+	// keyMask and keyValue test an event's key: (key & keyMask) == keyValue.
+	keyMask, keyValue uint64
+}
+
+// combos lists every event that can make variant v appear. A stone point
+// appears when a move places a stone it allows on it while it does not
+// allow empty; a point that allows empty but not some colour appears when
+// a stone of that colour is captured.
+func combos(v *variant) []combo {
+	var out []combo
+	for i, pt := range v.pts {
+		for colour, cm := range []Mask{MaskBlack, MaskWhite} {
+			switch {
+			case pt.mask&MaskEmpty == 0 && pt.mask&cm != 0:
+				out = append(out, v.combo(i, kindMove, colour))
+			case pt.mask&MaskEmpty != 0 && pt.mask&cm == 0:
+				out = append(out, v.combo(i, kindCapture, colour))
+			}
+		}
+	}
+	return out
+}
+
+func (v *variant) combo(anchor, kind, colour int) combo {
+	c := combo{v: v, anchor: anchor, kind: kind, colour: colour}
+	a := v.pts[anchor]
+	best := -1
+	for q := 0; q < numQuads; q++ {
+		m, val, weight := v.quadConstraint(a, q)
+		if weight > best {
+			best, c.keyMask, c.keyValue = weight, m, val
+			c.keyMask |= 3<<62 | 3<<quadShift
+			c.keyValue |= uint64(kind)<<63 | uint64(colour)<<62 | uint64(q)<<quadShift
+		}
+	}
+	if v.fixed {
+		c.keyMask |= pointMask
+		c.keyValue |= uint64((v.y+a.y)*v.size + v.x + a.x)
+	}
+	return c
+}
+
+// quadConstraint is the key test that variant v's points in quadrant q of
+// anchor a imply, and its weight: the key bits it fixes, nearer points
+// counting more (they come first in the key).
+func (v *variant) quadConstraint(a vpoint, q int) (mask, value uint64, weight int) {
+	for j, cell := range quadCells {
+		o := quadOffset(q, cell)
+		x, y := a.x+o.dx, a.y+o.dy
+		if x < 0 || y < 0 || x >= v.w || y >= v.h {
+			continue
+		}
+		m, val := codeConstraint(v.cells[y*v.w+x])
+		mask |= m << cellShift(j)
+		value |= val << cellShift(j)
+		if m != 0 {
+			weight += 2*len(quadCells) - j
+		}
+	}
+	return mask, value, weight
+}
