@@ -21,9 +21,9 @@
 // What genmove plays: the player ranks the sensible moves, i.e. the legal
 // moves that neither fill one of the mover's own eyes (an empty point
 // whose neighbours are all its stones and which is not a false eye, or a
-// point of the vital regions of its unconditionally alive blocks by
-// Benson's algorithm) nor put the mover's own block in atari without
-// capturing. The pass is never ranked: the engine passes when no sensible
+// point of a vital region, free of opponent stones, of its unconditionally
+// alive blocks by Benson's algorithm) nor put the mover's own block in
+// atari without capturing. The pass is never ranked: the engine passes when no sensible
 // move is left, which under area scoring costs nothing, since playing on
 // only fills points that are already counted. It resigns when the game is
 // lost whatever happens: when the opponent's unconditionally alive area
