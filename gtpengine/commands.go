@@ -32,6 +32,8 @@ func (e *Engine) commandTable() []command {
 		{"fixed_handicap", e.fixedHandicap},
 		{"set_free_handicap", e.setFreeHandicap},
 		{"set_random_seed", e.setRandomSeed},
+		{"time_settings", e.timeSettings},
+		{"time_left", e.timeLeft},
 	}
 }
 
@@ -249,6 +251,37 @@ func (e *Engine) setRandomSeed(_ context.Context, args []string) (string, error)
 	}
 	e.rng = newRand(seed)
 	return "", nil
+}
+
+// timeSettings accepts GTP's time settings (main time, byo-yomi time and
+// stones) and ignores them: the players take no clock into account, and
+// they move in well under a second except PUCT search with many
+// simulations.
+func (e *Engine) timeSettings(_ context.Context, args []string) (string, error) {
+	if len(args) != 3 || !allInts(args) {
+		return "", errors.New("syntax error: time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES")
+	}
+	return "", nil
+}
+
+// timeLeft accepts a controller's clock report and ignores it.
+func (e *Engine) timeLeft(_ context.Context, args []string) (string, error) {
+	if len(args) != 3 || !allInts(args[1:]) {
+		return "", errors.New("syntax error: time_left COLOR TIME STONES")
+	}
+	if _, err := parseColor(args[0]); err != nil {
+		return "", err
+	}
+	return "", nil
+}
+
+func allInts(args []string) bool {
+	for _, a := range args {
+		if _, err := strconv.Atoi(a); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *Engine) vertices(pts []game.Point) string {

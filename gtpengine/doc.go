@@ -8,8 +8,9 @@
 // The engine answers protocol_version, name, version, known_command,
 // list_commands, boardsize, clear_board, komi, play, genmove, undo,
 // showboard, loadsgf, final_score and quit, plus fixed_handicap and
-// set_free_handicap for handicap games and set_random_seed (as GNU Go has
-// it) for reproducible matches. Replies follow GTP 2: "=id text" or
+// set_free_handicap for handicap games, set_random_seed (as GNU Go has
+// it) for reproducible matches, and time_settings and time_left, which it
+// accepts and ignores (its players use no clock). Replies follow GTP 2: "=id text" or
 // "?id message" and an empty line; the id of a command is echoed. A bad
 // command never stops the engine: it gets a "?" reply.
 //

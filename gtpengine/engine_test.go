@@ -20,7 +20,7 @@ func TestTranscript(t *testing.T) {
 	e := newBTEngine(t, Options{Version: "test", Size: 9, Komi: 7.5})
 	list := "= " + strings.Join([]string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
 		"boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "loadsgf", "final_score",
-		"fixed_handicap", "set_free_handicap", "set_random_seed"}, "\n") + "\n\n"
+		"fixed_handicap", "set_free_handicap", "set_random_seed", "time_settings", "time_left"}, "\n") + "\n\n"
 	vertex := `[A-HJ][1-9]`
 	for _, step := range []struct {
 		in, want string // want: a regular expression for the whole reply
@@ -80,6 +80,11 @@ func TestTranscript(t *testing.T) {
 		{"set_random_seed 42", `= `},
 		{"set_random_seed -1", `\? seed not a non-negative integer`},
 		{"set_random_seed", `\? syntax error: set_random_seed SEED`},
+		{"time_settings 300 30 5", `= `},
+		{"time_settings 300 thirty 5", `\? syntax error: time_settings .*`},
+		{"time_left b 120 0", `= `},
+		{"time_left purple 120 0", `\? invalid color`},
+		{"time_left b", `\? syntax error: time_left COLOR TIME STONES`},
 		{"4 foo", `\?4 unknown command`},
 		{"GENMOVE b", `\? unknown command`},
 		{"99", `\?99 missing command`},
