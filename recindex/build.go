@@ -159,11 +159,14 @@ const (
 	skipLong     = "too_long"   // more than 32,767 moves
 )
 
-// moveWhite marks a white move in moves; movePass is a pass's point.
+// A move in moves: its point (or movePass) in the low bits, moveWhite for
+// a white move, moveCaptures when it captured stones.
 const (
-	moveWhite = 1 << 15
-	movePass  = moveWhite - 1
-	maxMoves  = 1<<15 - 1
+	moveWhite    = 1 << 15
+	moveCaptures = 1 << 14
+	movePoint    = moveCaptures - 1
+	movePass     = movePoint
+	maxMoves     = 1<<15 - 1
 )
 
 // addGame replays g and appends its moves, timelines and events; a game
@@ -269,10 +272,13 @@ func (b *builder) record(pos *game.Position, colour, x, y, n int, ref uint32, ca
 	if captures {
 		captured = b.removeCaptured(pos, n)
 	}
-	for q := 0; q < numQuads; q++ {
-		b.entries = append(b.entries, entry{eventKey(kindMove, colour, q, b.board, size, x, y), ref})
+	if len(captured) > 0 {
+		b.moves[ref] |= moveCaptures
+	}
+	for v := 0; v < numViews; v++ {
+		b.entries = append(b.entries, entry{eventKey(kindMove, colour, v, b.board, size, x, y), ref})
 		for _, p := range captured {
-			b.entries = append(b.entries, entry{eventKey(kindCapture, 1-colour, q, b.board, size, p%size, p/size), ref})
+			b.entries = append(b.entries, entry{eventKey(kindCapture, 1-colour, v, b.board, size, p%size, p/size), ref})
 		}
 	}
 	return len(captured)
@@ -352,7 +358,7 @@ func (b *builder) meta(dirs []string) *Meta {
 	return &Meta{
 		Format: metaFormat, Version: FormatVersion, Datasets: dirs,
 		Games: len(b.sizes), Moves: len(b.moves),
-		MoveEvents: len(b.entries)/numQuads - b.captures, Captures: b.captures,
+		MoveEvents: len(b.entries)/numViews - b.captures, Captures: b.captures,
 		Skipped: b.skipped,
 	}
 }

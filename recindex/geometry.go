@@ -14,35 +14,61 @@ const (
 	kindCapture = 1
 )
 
-// The 64-bit key of an event seen from one of its four quadrants, sorted
-// to group events by their kind, colour and neighbourhood:
+// The 64-bit key of an event seen from one of its five views, sorted to
+// group events by their kind, colour and neighbourhood:
 //
 //	bit 63      kind (move, capture)
 //	bit 62      colour of the stone placed or removed (0 black, 1 white)
-//	bits 60..61 quadrant: bit 0 set looks left (-x), bit 1 up (-y)
-//	bits 12..59 the 24 other points of the 5x5 block that has the event's
-//	            point in a corner and extends into the quadrant, 2 bits
-//	            each, nearest first (quadCells order, the first the highest)
+//	bits 59..61 view: 0..3 a quadrant (bit 0 set looks left, -x, bit 1
+//	            up, -y), 4 the block centred on the point
+//	bits 11..58 the 24 other points of the view's 5x5 block (the event's
+//	            point in its corner, or at its centre), 2 bits each,
+//	            nearest first, the first the highest
 //	bits 0..8   the event's point, y*size+x
 //
-// Every event is indexed once per quadrant. A query looks from the
-// anchor into the quadrant that covers most of the pattern, so the
-// pattern's points come first in the key and a sorted-key search meets
-// them before the free ones.
+// Every event is indexed once per view. A query looks from the anchor
+// through the view that covers most of the pattern, so the pattern's
+// points come first in the key and a sorted-key search meets them before
+// the free ones.
 const (
-	quadShift  = 60
-	cellsShift = 12
+	viewShift  = 59
+	cellsShift = 11
 	pointBits  = 9
 	pointMask  = 1<<pointBits - 1
-	numQuads   = 4
+	numViews   = 5
+	centreView = 4
 )
 
 // offset is a (dx, dy) step on the board.
 type offset struct{ dx, dy int }
 
 // quadCells are the points of the 5x5 block beside the corner (0, 0),
-// ordered by distance; they are mirrored into each quadrant.
-var quadCells = quadOrder(4)
+// ordered by distance; they are mirrored into each quadrant. centreCells
+// are the points at distance 1 then 2 of the centre.
+var (
+	quadCells   = quadOrder(4)
+	centreCells = append(ringAt(1), ringAt(2)...)
+)
+
+// viewOffset is the step from an event's point to cell j of view v.
+func viewOffset(v, j int) offset {
+	if v == centreView {
+		return centreCells[j]
+	}
+	return quadOffset(v, quadCells[j])
+}
+
+func ringAt(d int) []offset {
+	var out []offset
+	for dy := -d; dy <= d; dy++ {
+		for dx := -d; dx <= d; dx++ {
+			if max(abs(dx), abs(dy)) == d {
+				out = append(out, offset{dx, dy})
+			}
+		}
+	}
+	return out
+}
 
 func quadOrder(n int) []offset {
 	var out []offset
@@ -76,12 +102,12 @@ func abs(x int) int {
 	return x
 }
 
-// eventKey computes the key of an event at (x, y) seen from quadrant q,
-// on a board of side size whose codes are in board (row-major).
-func eventKey(kind, colour, q int, board []uint8, size, x, y int) uint64 {
-	key := uint64(kind)<<63 | uint64(colour)<<62 | uint64(q)<<quadShift | uint64(y*size+x)
-	for j, c := range quadCells {
-		o := quadOffset(q, c)
+// eventKey computes the key of an event at (x, y) seen from view v, on a
+// board of side size whose codes are in board (row-major).
+func eventKey(kind, colour, v int, board []uint8, size, x, y int) uint64 {
+	key := uint64(kind)<<63 | uint64(colour)<<62 | uint64(v)<<viewShift | uint64(y*size+x)
+	for j := range quadCells {
+		o := viewOffset(v, j)
 		key |= uint64(codeAt(board, size, x+o.dx, y+o.dy)) << cellShift(j)
 	}
 	return key

@@ -16,7 +16,7 @@ type Index struct {
 	meta Meta
 	file *mappedFile
 
-	keys []uint64 // events, once per quadrant, sorted
+	keys []uint64 // events, once per view, sorted
 	refs []uint32 // global move number of each key's event
 
 	moveBase []uint32 // first global move of each game, games+1
@@ -84,7 +84,7 @@ func (x *Index) BoardSize(g int) int { return int(x.sizes[g]) }
 
 func (x *Index) load() error {
 	m, f := &x.meta, x.file
-	g, e := m.Games, numQuads*(m.MoveEvents+m.Captures)
+	g, e := m.Games, numViews*(m.MoveEvents+m.Captures)
 	var err error
 	get := func(dst *[]uint32, name string, n int) {
 		if err == nil {
@@ -150,7 +150,7 @@ func (x *Index) check() error {
 			return corruptf(path, "game %d: timeline offsets do not match its changes", i)
 		}
 		for _, mv := range x.moves[x.moveBase[i]:x.moveBase[i+1]] {
-			if p := mv &^ moveWhite; p != movePass && int(p) >= s*s {
+			if p := mv & movePoint; p != movePass && int(p) >= s*s {
 				return corruptf(path, "game %d: a move off its %dx%d board", i, s, s)
 			}
 		}

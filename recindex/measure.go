@@ -71,7 +71,7 @@ func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) 
 		if err != nil {
 			return nil, err
 		}
-		times[i], hits[i] = time.Since(start), len(res.Hits)
+		times[i], hits[i] = time.Since(start), res.NumHits
 		bySide[p.W] = append(bySide[p.W], times[i])
 	}
 	m := &Measurement{Patterns: len(patterns), BySide: map[int]time.Duration{}}

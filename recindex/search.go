@@ -15,6 +15,9 @@ type Options struct {
 	NoSymmetry bool // match the pattern as drawn, not under the 8 symmetries
 	NoSwap     bool // do not match with the colours swapped
 	Workers    int  // goroutines (0 or 1: the caller's)
+	// Limit keeps only the first Limit hits (by game, move and place) in
+	// Result.Hits; 0 keeps every hit. Counts and statistics cover all.
+	Limit int
 }
 
 // Hit is one appearance of the pattern: in game Game, the position after
@@ -28,6 +31,37 @@ type Hit struct {
 	Sym     int          `json:"sym"`     // symmetry applied to the pattern (as game.Symmetry)
 	Swapped bool         `json:"swapped"` // colours swapped: the pattern's X are white stones
 	Next    Continuation `json:"next"`
+}
+
+// hitKey orders hits by game, move, row, column, symmetry and swap.
+func hitKey(h *Hit) uint64 {
+	k := uint64(h.Game)<<39 | uint64(h.Move)<<19 | uint64(h.Y)<<14 | uint64(h.X)<<9 | uint64(h.Sym)<<1
+	if h.Swapped {
+		k |= 1
+	}
+	return k
+}
+
+// sortHits sorts hits by hitKey.
+func sortHits(hits []Hit) {
+	keyed := make([]struct {
+		key uint64
+		i   int
+	}, len(hits))
+	for i := range hits {
+		keyed[i].key, keyed[i].i = hitKey(&hits[i]), i
+	}
+	slices.SortFunc(keyed, func(a, b struct {
+		key uint64
+		i   int
+	}) int {
+		return cmp.Compare(a.key, b.key)
+	})
+	sorted := make([]Hit, len(hits))
+	for i, k := range keyed {
+		sorted[i] = hits[k.i]
+	}
+	copy(hits, sorted)
 }
 
 // Continuation is the first move after a hit played inside the matched
@@ -57,7 +91,8 @@ func (p Player) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // Result is the answer to a search.
 type Result struct {
 	Variants      int        `json:"variants"` // distinct symmetric and colour-swapped forms searched
-	Hits          []Hit      `json:"hits"`     // every hit, by game, move and place
+	NumHits       int        `json:"num_hits"` // hits found
+	Hits          []Hit      `json:"hits"`     // the hits (the first Options.Limit), by game, move and place
 	Games         int        `json:"games"`    // games with at least one hit
 	Continuations []ContStat `json:"continuations"`
 	Scanned       int        `json:"scanned"`  // index entries whose key was tested
@@ -80,7 +115,7 @@ func (x *Index) Search(ctx context.Context, p *Pattern, opts Options) (*Result, 
 	parts := make([]searcher, workers)
 	var wg sync.WaitGroup
 	for w := range parts {
-		parts[w] = searcher{x: x}
+		parts[w] = searcher{x: x, out: newCollector(x.Games(), opts.Limit)}
 		wg.Add(1)
 		go func(s *searcher, w int) {
 			defer wg.Done()
@@ -97,20 +132,14 @@ func (x *Index) Search(ctx context.Context, p *Pattern, opts Options) (*Result, 
 		return nil, err
 	}
 	res := &Result{Variants: len(vs)}
-	for _, s := range parts {
-		res.Hits = append(res.Hits, s.hits...)
+	cs := make([]*collector, len(parts))
+	for i, s := range parts {
+		cs[i] = s.out
 		res.Scanned += s.scanned
 		res.Verified += s.verified
 	}
-	slices.SortFunc(res.Hits, compareHits)
-	res.Games = countGames(res.Hits)
-	res.Continuations = continuationStats(res.Hits)
+	merge(cs, opts.Limit, res)
 	return res, nil
-}
-
-func compareHits(a, b Hit) int {
-	return cmp.Or(cmp.Compare(a.Game, b.Game), cmp.Compare(a.Move, b.Move),
-		cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X), cmp.Compare(a.Sym, b.Sym), cmpBool(a.Swapped, b.Swapped))
 }
 
 func cmpBool(a, b bool) int {
@@ -123,20 +152,10 @@ func cmpBool(a, b bool) int {
 	return -1
 }
 
-func countGames(hits []Hit) int {
-	n := 0
-	for i, h := range hits {
-		if i == 0 || h.Game != hits[i-1].Game {
-			n++
-		}
-	}
-	return n
-}
-
 // searcher collects one worker's hits.
 type searcher struct {
 	x                 *Index
-	hits              []Hit
+	out               *collector
 	scanned, verified int
 }
 
@@ -216,48 +235,110 @@ func (s *searcher) verify(c *combo, key uint64, ref uint32) {
 	if v.fixed && (size != v.size || ox != v.x || oy != v.y) {
 		return
 	}
-	for i, q := range v.pts {
-		before, after := x.statesAt(g, (oy+q.y)*size+ox+q.x, n)
-		if !maskHas(q.mask, after) || (i < c.anchor && !maskHas(q.mask, before)) {
-			return
-		}
+	if !x.verifyPoints(c, g, n, ox, oy, size, x.moves[ref]&moveCaptures != 0) {
+		return
 	}
-	s.hits = append(s.hits, Hit{
+	s.out.add(Hit{
 		Game: g, Move: n, X: ox, Y: oy, Sym: v.sym, Swapped: v.swapped,
 		Next: x.continuation(g, ref, v, ox, oy),
 	})
 }
 
+// verifyPoints checks the variant's points placed at (ox, oy) after move n
+// of game g. Without captures, the anchor is the only point the move
+// changed, and the key match proved every point outside c.check; with
+// captures, every point is checked, and a hit that an earlier point of
+// the variant also made appear is left to that point's combo.
+func (x *Index) verifyPoints(c *combo, g, n, ox, oy, size int, captures bool) bool {
+	v := c.v
+	if !captures {
+		for _, i := range c.check {
+			q := v.pts[i]
+			if _, after := x.statesAt(g, (oy+q.y)*size+ox+q.x, n); !maskHas(q.mask, after) {
+				return false
+			}
+		}
+		return true
+	}
+	for i, q := range v.pts {
+		before, after := x.statesAt(g, (oy+q.y)*size+ox+q.x, n)
+		if !maskHas(q.mask, after) || (i < c.anchor && !maskHas(q.mask, before)) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanAhead is how many moves a continuation is looked for move by move
+// before the rectangle's point timelines are asked instead.
+const scanAhead = 24
+
 // continuation finds the first move after global move ref that lands in
-// variant v placed at (ox, oy).
+// variant v placed at (ox, oy): the next few moves one by one, then the
+// earliest later placement on any of the rectangle's points.
 func (x *Index) continuation(g int, ref uint32, v *variant, ox, oy int) Continuation {
 	size := int(x.sizes[g])
-	for r := ref + 1; r < x.moveBase[g+1]; r++ {
-		mv := x.moves[r]
-		p := int(mv &^ moveWhite)
+	end := min(x.moveBase[g+1], ref+1+scanAhead)
+	for r := ref + 1; r < end; r++ {
+		p := int(x.moves[r] & movePoint)
 		if p == movePass {
 			continue
 		}
-		mx, my := p%size-ox, p/size-oy
-		if mx < 0 || my < 0 || mx >= v.w || my >= v.h {
-			continue
-		}
-		orig := v.orig[my*v.w+mx]
-		w := v.w
-		if v.sym&4 != 0 {
-			w = v.h
-		}
-		colour := int(mv >> 15)
-		player := colour
-		if v.swapped {
-			player = 1 - colour
-		}
-		return Continuation{
-			Move: int(r-x.moveBase[g]) + 1, X: orig % w, Y: orig / w,
-			Player: Player("XO"[player]), Result: outcome(x.results[g], colour),
+		if mx, my := p%size-ox, p/size-oy; mx >= 0 && my >= 0 && mx < v.w && my < v.h {
+			return x.continuationAt(g, r, v, mx, my)
 		}
 	}
-	return Continuation{}
+	if end == x.moveBase[g+1] {
+		return Continuation{}
+	}
+	after := int(end - x.moveBase[g]) // moves up to this number were scanned
+	best := 0
+	for my := 0; my < v.h; my++ {
+		for mx := 0; mx < v.w; mx++ {
+			if t := x.nextPlacement(g, (oy+my)*size+ox+mx, after); t > 0 && (best == 0 || t < best) {
+				best = t
+			}
+		}
+	}
+	if best == 0 {
+		return Continuation{}
+	}
+	r := x.moveBase[g] + uint32(best) - 1
+	p := int(x.moves[r] & movePoint)
+	return x.continuationAt(g, r, v, p%size-ox, p/size-oy)
+}
+
+// nextPlacement returns the number of the first move after move n that
+// placed a stone on point p of game g, 0 if none.
+func (x *Index) nextPlacement(g, p, n int) int {
+	base := x.chgBase[g]
+	pb := int(x.pointBase[g]) + p
+	lo, hi := base+uint32(x.pointOff[pb]), base+uint32(x.pointOff[pb+1])
+	for i := lo; i < hi; i += 2 { // placements are the even entries
+		if t := int(x.changes[i] >> 1); t > n {
+			return t
+		}
+	}
+	return 0
+}
+
+// continuationAt describes global move r of game g, at (mx, my) of
+// variant v's rectangle, in the pattern's terms.
+func (x *Index) continuationAt(g int, r uint32, v *variant, mx, my int) Continuation {
+	orig := v.orig[my*v.w+mx]
+	w := v.w
+	if v.sym&4 != 0 {
+		w = v.h
+	}
+	colour := int(x.moves[r] >> 15)
+	player := colour
+	if v.swapped {
+		player = 1 - colour
+	}
+	return Continuation{
+		Move: int(r-x.moveBase[g]) + 1, X: orig % w, Y: orig / w,
+		Player: Player("XO"[player]), Result: outcome(x.results[g], colour),
+	}
 }
 
 // outcome is +1 when colour won a game of result code res, -1 when it

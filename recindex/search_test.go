@@ -198,7 +198,7 @@ func refSearch(games []refGame, p *Pattern, noSym, noSwap bool) []Hit {
 			}
 		}
 	}
-	slices.SortFunc(hits, compareHits)
+	sortHits(hits)
 	return hits
 }
 
@@ -281,6 +281,10 @@ func TestSearchMatchesScan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if res.NumHits != len(want) || res.Games != countGames(want) || !slices.Equal(res.Continuations, continuationStats(want)) {
+					t.Errorf("workers %d: %d hits in %d games, the scan finds %d in %d; continuations equal: %v",
+						workers, res.NumHits, res.Games, len(want), countGames(want), slices.Equal(res.Continuations, continuationStats(want)))
+				}
 				if !slices.Equal(res.Hits, want) {
 					t.Fatalf("workers %d: %d hits, the scan finds %d\nfirst index-only: %v\nfirst scan-only: %v",
 						workers, len(res.Hits), len(want), firstMissing(res.Hits, want), firstMissing(want, res.Hits))
@@ -299,4 +303,65 @@ func firstMissing(a, b []Hit) any {
 		}
 	}
 	return nil
+}
+
+func countGames(hits []Hit) int {
+	n := 0
+	for i, h := range hits {
+		if i == 0 || h.Game != hits[i-1].Game {
+			n++
+		}
+	}
+	return n
+}
+
+// continuationStats groups hits by continuation, the reference for the
+// counts a search keeps.
+func continuationStats(hits []Hit) []ContStat {
+	type key struct {
+		x, y   int
+		player Player
+	}
+	idx := map[key]int{}
+	var out []ContStat
+	for _, h := range hits {
+		k := key{h.Next.X, h.Next.Y, h.Next.Player}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, ContStat{X: k.x, Y: k.y, Player: k.player, None: h.Next.Move == 0})
+		}
+		out[i].Count++
+		switch h.Next.Result {
+		case 1:
+			out[i].Wins++
+		case -1:
+			out[i].Losses++
+		}
+	}
+	slices.SortFunc(out, compareConts)
+	return out
+}
+
+// TestSearchLimit: a limit keeps the first hits in order and every count.
+func TestSearchLimit(t *testing.T) {
+	x := openTestIndex(t)
+	p := mustDiagram(t, "X O .\n. X ?")
+	all, err := x.Search(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1, 7, len(all.Hits) + 5} {
+		for _, workers := range []int{1, 2} {
+			res, err := x.Search(context.Background(), p, Options{Limit: limit, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all.Hits[:min(limit, len(all.Hits))]
+			if !slices.Equal(res.Hits, want) || res.NumHits != all.NumHits || res.Games != all.Games || !slices.Equal(res.Continuations, all.Continuations) {
+				t.Errorf("limit %d workers %d: %d hits kept of %d, want %d of %d", limit, workers, len(res.Hits), res.NumHits, len(want), all.NumHits)
+			}
+		}
+	}
 }

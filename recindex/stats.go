@@ -1,9 +1,6 @@
 package recindex
 
-import (
-	"cmp"
-	"slices"
-)
+import "cmp"
 
 // ContStat counts the hits whose continuation was one move: a point of the
 // pattern and the player (in the pattern's colours), or no continuation
@@ -37,33 +34,9 @@ func (c ContStat) WinRate() float64 {
 	return float64(c.Wins) / float64(c.Wins+c.Losses)
 }
 
-// continuationStats groups the hits by continuation, most frequent first.
-func continuationStats(hits []Hit) []ContStat {
-	type key struct {
-		x, y   int
-		player Player
-	}
-	idx := map[key]int{}
-	var out []ContStat
-	for _, h := range hits {
-		k := key{h.Next.X, h.Next.Y, h.Next.Player}
-		i, ok := idx[k]
-		if !ok {
-			i = len(out)
-			idx[k] = i
-			out = append(out, ContStat{X: k.x, Y: k.y, Player: k.player, None: h.Next.Move == 0})
-		}
-		out[i].Count++
-		switch h.Next.Result {
-		case 1:
-			out[i].Wins++
-		case -1:
-			out[i].Losses++
-		}
-	}
-	slices.SortFunc(out, func(a, b ContStat) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), cmpBool(a.None, b.None),
-			cmp.Compare(a.Player, b.Player), cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X))
-	})
-	return out
+// compareConts ranks continuations: most frequent first, then none last
+// among equals, then by player and point.
+func compareConts(a, b ContStat) int {
+	return cmp.Or(cmp.Compare(b.Count, a.Count), cmpBool(a.None, b.None),
+		cmp.Compare(a.Player, b.Player), cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X))
 }

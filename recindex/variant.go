@@ -126,6 +126,10 @@ type combo struct {
 	colour int // 0 black, 1 white
 	// keyMask and keyValue test an event's key: (key & keyMask) == keyValue.
 	keyMask, keyValue uint64
+	// check lists the points (indexes in v.pts) that a key match does
+	// not prove: outside the view's block, or with a mask the key bits
+	// cannot say.
+	check []int
 }
 
 // combos lists every event that can make variant v appear. A stone point
@@ -150,28 +154,39 @@ func combos(v *variant) []combo {
 func (v *variant) combo(anchor, kind, colour int) combo {
 	c := combo{v: v, anchor: anchor, kind: kind, colour: colour}
 	a := v.pts[anchor]
-	best := -1
-	for q := 0; q < numQuads; q++ {
-		m, val, weight := v.quadConstraint(a, q)
+	best, bestView := -1, 0
+	for view := 0; view < numViews; view++ {
+		m, val, weight := v.viewConstraint(a, view)
 		if weight > best {
-			best, c.keyMask, c.keyValue = weight, m, val
-			c.keyMask |= 3<<62 | 3<<quadShift
-			c.keyValue |= uint64(kind)<<63 | uint64(colour)<<62 | uint64(q)<<quadShift
+			best, bestView, c.keyMask, c.keyValue = weight, view, m, val
 		}
 	}
+	c.keyMask |= 3<<62 | 7<<viewShift
+	c.keyValue |= uint64(kind)<<63 | uint64(colour)<<62 | uint64(bestView)<<viewShift
 	if v.fixed {
 		c.keyMask |= pointMask
 		c.keyValue |= uint64((v.y+a.y)*v.size + v.x + a.x)
 	}
+	proven := map[[2]int]bool{}
+	for j := range quadCells {
+		o := viewOffset(bestView, j)
+		proven[[2]int{a.x + o.dx, a.y + o.dy}] = true
+	}
+	for i, pt := range v.pts {
+		if m, _ := codeConstraint(pt.mask); i != anchor && (m == 0 || !proven[[2]int{pt.x, pt.y}]) {
+			c.check = append(c.check, i)
+		}
+	}
 	return c
 }
 
-// quadConstraint is the key test that variant v's points in quadrant q of
-// anchor a imply, and its weight: the key bits it fixes, nearer points
-// counting more (they come first in the key).
-func (v *variant) quadConstraint(a vpoint, q int) (mask, value uint64, weight int) {
-	for j, cell := range quadCells {
-		o := quadOffset(q, cell)
+// viewConstraint is the key test that variant v's points in view of
+// anchor a imply, and its weight: how selective the points it fixes are
+// (a stone far more than an empty point, which most points are), nearer
+// points counting more (they come first in the key).
+func (v *variant) viewConstraint(a vpoint, view int) (mask, value uint64, weight int) {
+	for j := range quadCells {
+		o := viewOffset(view, j)
 		x, y := a.x+o.dx, a.y+o.dy
 		if x < 0 || y < 0 || x >= v.w || y >= v.h {
 			continue
@@ -179,9 +194,18 @@ func (v *variant) quadConstraint(a vpoint, q int) (mask, value uint64, weight in
 		m, val := codeConstraint(v.cells[y*v.w+x])
 		mask |= m << cellShift(j)
 		value |= val << cellShift(j)
-		if m != 0 {
-			weight += 2*len(quadCells) - j
-		}
+		weight += selectivity(v.cells[y*v.w+x]) * (2*len(quadCells) - j)
 	}
 	return mask, value, weight
+}
+
+// selectivity weighs what a mask says about a point for choosing a view.
+func selectivity(m Mask) int {
+	switch m {
+	case MaskBlack, MaskWhite:
+		return 8
+	case MaskEmpty, MaskEmpty | MaskBlack, MaskEmpty | MaskWhite:
+		return 1
+	}
+	return 0
 }

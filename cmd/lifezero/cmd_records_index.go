@@ -77,15 +77,15 @@ func cmdRecordsSearch(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer x.Close()
 	start := time.Now()
-	res, err := x.Search(ctx, p, recindex.Options{NoSwap: *noSwap, NoSymmetry: *noSym, Workers: *workers})
+	res, err := x.Search(ctx, p, recindex.Options{NoSwap: *noSwap, NoSymmetry: *noSym, Workers: *workers, Limit: *limit})
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
 	if *asJSON {
-		return printSearchJSON(stdout, x, p, res, *limit, elapsed)
+		return printSearchJSON(stdout, x, p, res, elapsed)
 	}
-	printSearch(stdout, x, p, res, *limit, elapsed)
+	printSearch(stdout, x, p, res, elapsed)
 	return nil
 }
 
@@ -134,23 +134,20 @@ type hitJSON struct {
 	recindex.Hit
 }
 
-func printSearchJSON(w io.Writer, x *recindex.Index, p *recindex.Pattern, res *recindex.Result, limit int, elapsed time.Duration) error {
+func printSearchJSON(w io.Writer, x *recindex.Index, p *recindex.Pattern, res *recindex.Result, elapsed time.Duration) error {
 	out := searchJSON{
-		Pattern: p.String(), Variants: res.Variants, NumHits: len(res.Hits), Games: res.Games,
+		Pattern: p.String(), Variants: res.Variants, NumHits: res.NumHits, Games: res.Games,
 		Millis: float64(elapsed.Microseconds()) / 1000, Continuations: res.Continuations, Hits: []hitJSON{},
 	}
-	for i, h := range res.Hits {
-		if limit > 0 && i == limit {
-			break
-		}
+	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, hitJSON{GameID: x.GameID(h.Game), Source: x.Source(h.Game), Hit: h})
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(out)
 }
 
-func printSearch(w io.Writer, x *recindex.Index, p *recindex.Pattern, res *recindex.Result, limit int, elapsed time.Duration) {
-	fmt.Fprintf(w, "%d hits in %d games (%d pattern forms, %.1f ms)\n", len(res.Hits), res.Games, res.Variants,
+func printSearch(w io.Writer, x *recindex.Index, p *recindex.Pattern, res *recindex.Result, elapsed time.Duration) {
+	fmt.Fprintf(w, "%d hits in %d games (%d pattern forms, %.1f ms)\n", res.NumHits, res.Games, res.Variants,
 		float64(elapsed.Microseconds())/1000)
 	fmt.Fprint(w, labelledDiagram(p, res.Continuations))
 	if len(res.Continuations) > 0 {
@@ -166,22 +163,21 @@ func printSearch(w io.Writer, x *recindex.Index, p *recindex.Pattern, res *recin
 		if c.Wins+c.Losses > 0 {
 			rate = fmt.Sprintf("%.1f%%", 100*c.WinRate())
 		}
-		fmt.Fprintf(w, "  %-4s %-6s %8d %6.1f%% %9s\n", label, point, c.Count, 100*c.Freq(len(res.Hits)), rate)
+		fmt.Fprintf(w, "  %-4s %-6s %8d %6.1f%% %9s\n", label, point, c.Count, 100*c.Freq(res.NumHits), rate)
 	}
 	if len(res.Hits) > 0 {
 		fmt.Fprintf(w, "\nhits (game, move, top-left corner of the match):\n")
 	}
-	for i, h := range res.Hits {
-		if limit > 0 && i == limit {
-			fmt.Fprintf(w, "  ... %d more (--limit)\n", len(res.Hits)-limit)
-			break
-		}
+	for _, h := range res.Hits {
 		form := fmt.Sprintf("sym %d", h.Sym)
 		if h.Swapped {
 			form += ", colours swapped"
 		}
 		fmt.Fprintf(w, "  %s %-22s move %3d at %s (%s)\n", x.GameID(h.Game), x.Source(h.Game), h.Move,
 			sgf.FormatPoint(h.X, h.Y, false), form)
+	}
+	if more := res.NumHits - len(res.Hits); more > 0 {
+		fmt.Fprintf(w, "  ... %d more (--limit)\n", more)
 	}
 }
 
@@ -256,7 +252,7 @@ func cmdRecordsBench(ctx context.Context, args []string, stdout, stderr io.Write
 	for i := range patterns {
 		patterns[i] = x.SamplePattern(r, *minSide, *maxSide)
 	}
-	m, err := x.Measure(ctx, patterns, recindex.Options{Workers: *workers})
+	m, err := x.Measure(ctx, patterns, recindex.Options{Workers: *workers, Limit: 20})
 	if err != nil {
 		return err
 	}
