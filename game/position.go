@@ -72,6 +72,15 @@ func (p *Position) Copy() *Position {
 	return &c
 }
 
+// CopyTo makes dst an independent copy of p, reusing dst's superko
+// history storage: the allocation-free Copy for a scratch position played
+// on again and again.
+func (p *Position) CopyTo(dst *Position) {
+	h := dst.history[:0]
+	*dst = *p
+	dst.history = append(h, p.history...)
+}
+
 // ToMove returns the side to move.
 func (p *Position) ToMove() Color { return p.toMove }
 

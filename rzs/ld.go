@@ -151,7 +151,8 @@ type ldScratch struct {
 	space     game.PointSet // eye space: empties nearer the group than any killer stone
 	part      []int16       // eye-space part of each point (-1: none)
 	parts     []eyePart
-	cfg       LD // the evaluator's settings
+	cfg       LD            // the evaluator's settings
+	next      game.Position // playNear's scratch position
 }
 
 // eyePart is a connected part of the eye space.

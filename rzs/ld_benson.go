@@ -58,13 +58,15 @@ func (ld *ldScratch) probeKiller(pos *game.Position, pr *game.Problem, moves []g
 
 // playNear calls f with the position after each legal move of moves next
 // to the living group (at most one point from it) and the crucial stones
-// standing there.
+// standing there. The position is one scratch, replayed for every move: f
+// must not keep it.
 func (ld *ldScratch) playNear(pos *game.Position, pr *game.Problem, moves []game.Point, f func(i int, next *game.Position, standing *game.PointSet)) {
 	for i, m := range moves {
 		if m == game.Pass || ld.distOwn[m] > 1 {
 			continue
 		}
-		next := pos.Copy()
+		next := &ld.next
+		pos.CopyTo(next)
 		if next.Play(m) != nil {
 			continue
 		}
