@@ -181,7 +181,7 @@ func (m *mappedFile) parse() error {
 	if n > 64 || start > len(d) {
 		return corruptf(path, "bad section count %d", n)
 	}
-	if got, crc := crc32.Checksum(d[start:], castagnoli), binary.LittleEndian.Uint32(d[16:]); got != crc {
+	if got, crc := m.checksum(start), binary.LittleEndian.Uint32(d[16:]); got != crc {
 		return corruptf(path, "checksum %08x, the header says %08x", got, crc)
 	}
 	m.sections = make(map[string][]byte, n)
@@ -219,6 +219,43 @@ func sectionOf[T uint8 | uint16 | uint32 | uint64](m *mappedFile, name string, w
 		return nil, corruptf(m.path, "section %q has %d bytes, want %d elements of %d bytes", name, len(b), want, sz)
 	}
 	return asSlice[T](b), nil
+}
+
+// checksum is the CRC-32C of the data from start, read a chunk at a time,
+// each chunk released once read.
+func (m *mappedFile) checksum(start int) uint32 {
+	var crc uint32
+	for off := start; off < len(m.data); off += releaseChunk {
+		end := min(len(m.data), off+releaseChunk)
+		crc = crc32.Update(crc, castagnoli, m.data[off:end])
+		m.release(off, end)
+	}
+	return crc
+}
+
+// releaseChunk is how much of the file is read before it is released.
+const releaseChunk = 32 << 20
+
+// release tells the kernel that bytes [lo, hi) of the map are not needed
+// for now, so they leave this process's resident set; they are read back
+// from the page cache when touched. Open reads the whole file to check
+// it, and this keeps its peak memory to a chunk.
+func (m *mappedFile) release(lo, hi int) {
+	page := os.Getpagesize()
+	lo, hi = lo&^(page-1), min(len(m.data), (hi+page-1)&^(page-1))
+	if hi > lo {
+		_ = syscall.Madvise(m.data[lo:hi], syscall.MADV_DONTNEED)
+	}
+}
+
+// releaseSlice releases the bytes of s, a slice of the map.
+func releaseSlice[T uint8 | uint16 | uint32 | uint64](m *mappedFile, s []T) {
+	if len(s) == 0 {
+		return
+	}
+	b := asBytes(s)
+	lo := int(uintptr(unsafe.Pointer(&b[0])) - uintptr(unsafe.Pointer(&m.data[0])))
+	m.release(lo, lo+len(b))
 }
 
 func (m *mappedFile) close() error {

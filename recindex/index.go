@@ -155,10 +155,22 @@ func (x *Index) check() error {
 			}
 		}
 	}
-	for i, r := range x.refs {
-		if int(r) >= len(x.moves) || x.keys[i]&pointMask >= MaxSide*MaxSide || (i > 0 && x.keys[i] < x.keys[i-1]) {
-			return corruptf(path, "event %d out of range", i)
+	return x.checkEvents()
+}
+
+// checkEvents checks that the keys are sorted and the events in range, a
+// chunk at a time, releasing each chunk once read.
+func (x *Index) checkEvents() error {
+	const chunk = 1 << 22
+	for lo := 0; lo < len(x.keys); lo += chunk {
+		hi := min(len(x.keys), lo+chunk)
+		for i := lo; i < hi; i++ {
+			if int(x.refs[i]) >= len(x.moves) || x.keys[i]&pointMask >= MaxSide*MaxSide || (i > 0 && x.keys[i] < x.keys[i-1]) {
+				return corruptf(x.file.path, "event %d out of range", i)
+			}
 		}
+		releaseSlice(x.file, x.keys[lo:hi])
+		releaseSlice(x.file, x.refs[lo:hi])
 	}
 	return nil
 }
