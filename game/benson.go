@@ -32,11 +32,13 @@ type bensonRegion struct {
 func (b *Board) Benson(c Color) UCA {
 	var heads []Point
 	var libs []PointSet
-	index := make(map[int16]int)
+	// index maps a block's head to its place in heads (an array, not a
+	// map: Benson runs at every node of a solve).
+	var index [MaxCells]int32
 	for i := 0; i < b.cells; i++ {
 		p := Point(i)
 		if b.color[p] == c && b.head[p] == int16(p) {
-			index[int16(p)] = len(heads)
+			index[p] = int32(len(heads))
 			heads = append(heads, p)
 			libs = append(libs, b.Liberties(p))
 		}
@@ -44,7 +46,7 @@ func (b *Board) Benson(c Color) UCA {
 	if len(heads) == 0 {
 		return UCA{}
 	}
-	regions := b.bensonRegions(c, index)
+	regions := b.bensonRegions(c, &index)
 	// vital[r] lists the blocks region r is vital to.
 	vital := make([][]int, len(regions))
 	for r := range regions {
@@ -107,7 +109,7 @@ func (b *Board) Benson(c Color) UCA {
 
 // bensonRegions flood-fills the points not of colour c into regions and
 // records, for each, its empty points and adjacent blocks of colour c.
-func (b *Board) bensonRegions(c Color, index map[int16]int) []bensonRegion {
+func (b *Board) bensonRegions(c Color, index *[MaxCells]int32) []bensonRegion {
 	var seen PointSet
 	var regions []bensonRegion
 	stack := make([]Point, 0, 64)
@@ -133,7 +135,7 @@ func (b *Board) bensonRegions(c Color, index map[int16]int) []bensonRegion {
 					h := Point(b.head[q])
 					if !adj.Has(h) {
 						adj.Add(h)
-						r.blocks = append(r.blocks, index[int16(h)])
+						r.blocks = append(r.blocks, int(index[h]))
 					}
 				case col != Border && !seen.Has(q):
 					seen.Add(q)
