@@ -138,7 +138,7 @@ func scanReply(sc *bufio.Scanner) (Reply, error) {
 	var lines []string
 	var r Reply
 	for sc.Scan() {
-		line := cleanLine(sc.Text())
+		line := CleanLine(sc.Text())
 		if lines == nil {
 			if strings.TrimSpace(line) == "" {
 				continue
@@ -170,10 +170,10 @@ func scanReply(sc *bufio.Scanner) (Reply, error) {
 	return r, io.EOF
 }
 
-// cleanLine applies the protocol's preprocessing of received lines: drop
+// CleanLine applies the protocol's preprocessing of received lines: drop
 // CR and other control characters, turn tabs into spaces, and trim
-// trailing spaces.
-func cleanLine(s string) string {
+// trailing spaces. Engines (package gtpengine) apply it to commands too.
+func CleanLine(s string) string {
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"lifezero/game"
+	"lifezero/gtp"
 )
 
 // Options configure an Engine.
@@ -187,17 +188,7 @@ func clean(s string) string {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		s = s[:i]
 	}
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\t':
-			sb.WriteByte(' ')
-		case c < 32 || c == 127:
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return sb.String()
+	return gtp.CleanLine(s)
 }
 
 func isDigits(s string) bool {

@@ -2,15 +2,10 @@ package gtpengine
 
 import (
 	"context"
-	"math"
-	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"lifezero/features"
 	"lifezero/nn"
-	"lifezero/train"
 )
 
 // writeBTModel writes a Bradley-Terry model over the built-in feature set,
@@ -19,23 +14,7 @@ import (
 func writeBTModel(t testing.TB, seed uint64) string {
 	t.Helper()
 	dir := t.TempDir()
-	set, err := features.New(features.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(seed, 1))
-	gammas := make([]float64, set.NumFeatures())
-	for i := range gammas {
-		gammas[i] = math.Exp(rng.NormFloat64())
-	}
-	m, err := train.NewBTModel(gammas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := train.SaveModel(filepath.Join(dir, ModelWeightsFile), m); err != nil {
-		t.Fatal(err)
-	}
-	if err := set.Save(filepath.Join(dir, FeatureSetFile)); err != nil {
+	if err := WriteRandomModel(dir, seed); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,11 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"lifezero/features"
 	"lifezero/game"
 	"lifezero/gtpengine"
 	"lifezero/sgf"
-	"lifezero/train"
 )
 
 // engineEnv makes the test binary a lifezero GTP engine playing the BT
@@ -58,23 +54,7 @@ func serveEngine(dir string) int {
 func lifezeroEngine(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	set, err := features.New(features.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(4, 2))
-	gammas := make([]float64, set.NumFeatures())
-	for i := range gammas {
-		gammas[i] = math.Exp(rng.NormFloat64())
-	}
-	m, err := train.NewBTModel(gammas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := train.SaveModel(filepath.Join(dir, gtpengine.ModelWeightsFile), m); err != nil {
-		t.Fatal(err)
-	}
-	if err := set.Save(filepath.Join(dir, gtpengine.FeatureSetFile)); err != nil {
+	if err := gtpengine.WriteRandomModel(dir, 4); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(engineEnv, dir) // read by the engine processes only

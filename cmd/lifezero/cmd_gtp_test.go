@@ -3,20 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"lifezero/features"
 	"lifezero/gtp"
 	"lifezero/gtpengine"
 	"lifezero/match"
 	"lifezero/nn"
-	"lifezero/train"
 )
 
 // gtpModelDir writes a features-train style directory (model.weights and
@@ -25,23 +21,7 @@ import (
 func gtpModelDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	set, err := features.New(features.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(8, 8))
-	gammas := make([]float64, set.NumFeatures())
-	for i := range gammas {
-		gammas[i] = math.Exp(rng.NormFloat64())
-	}
-	m, err := train.NewBTModel(gammas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := train.SaveModel(filepath.Join(dir, gtpengine.ModelWeightsFile), m); err != nil {
-		t.Fatal(err)
-	}
-	if err := set.Save(filepath.Join(dir, gtpengine.FeatureSetFile)); err != nil {
+	if err := gtpengine.WriteRandomModel(dir, 8); err != nil {
 		t.Fatal(err)
 	}
 	return dir
