@@ -34,6 +34,9 @@ func (e *Engine) commandTable() []command {
 		{"set_random_seed", e.setRandomSeed},
 		{"time_settings", e.timeSettings},
 		{"time_left", e.timeLeft},
+		{"gogui-analyze_commands", e.analyzeCommands},
+		{cmdSolve, e.solveCmd},
+		{cmdSolveGfx, e.solveGfxCmd},
 	}
 }
 

@@ -20,7 +20,8 @@ func TestTranscript(t *testing.T) {
 	e := newBTEngine(t, Options{Version: "test", Size: 9, Komi: 7.5})
 	list := "= " + strings.Join([]string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
 		"boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "loadsgf", "final_score",
-		"fixed_handicap", "set_free_handicap", "set_random_seed", "time_settings", "time_left"}, "\n") + "\n\n"
+		"fixed_handicap", "set_free_handicap", "set_random_seed", "time_settings", "time_left",
+		"gogui-analyze_commands", "lz-solve", "lz-solve-gfx"}, "\n") + "\n\n"
 	vertex := `[A-HJ][1-9]`
 	for _, step := range []struct {
 		in, want string // want: a regular expression for the whole reply
@@ -29,7 +30,8 @@ func TestTranscript(t *testing.T) {
 		{"1 name", `=1 lifezero`},
 		{"2 version", `=2 test \(bt\)`},
 		{"known_command play", `= true`},
-		{"known_command gogui-analyze_commands", `= false`},
+		{"known_command gogui-analyze_commands", `= true`},
+		{"known_command gogui-unknown", `= false`},
 		{"known_command", `\? syntax error: known_command NAME`},
 		{"list_commands", regexp.QuoteMeta(strings.TrimSuffix(list, "\n\n"))},
 		{"boardsize 4", `\? unacceptable size`},
