@@ -11,12 +11,16 @@ const (
 )
 
 // apply maps coordinates on an n x n board.
-func (s Symmetry) apply(x, y, n int) (int, int) {
+func (s Symmetry) apply(x, y, n int) (int, int) { return s.Rect(x, y, n, n) }
+
+// Rect maps (x, y) of a w x h rectangle under s; the result lies in the
+// transformed rectangle (h x w when s transposes).
+func (s Symmetry) Rect(x, y, w, h int) (int, int) {
 	if s&1 != 0 {
-		x = n - 1 - x
+		x = w - 1 - x
 	}
 	if s&2 != 0 {
-		y = n - 1 - y
+		y = h - 1 - y
 	}
 	if s&4 != 0 {
 		x, y = y, x

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
-	"path/filepath"
 	"syscall"
 	"unsafe"
 
@@ -69,26 +68,10 @@ func align8(n int) int { return (n + 7) &^ 7 }
 // writeSections writes the index file at path atomically: a temporary file
 // in the same directory, synced, then renamed.
 func writeSections(path string, secs []section) error {
-	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("recindex: write %s: %w", path, err)
+	if err := atomicfile.WriteFunc(path, func(f *os.File) error { return writeTo(f, secs) }); err != nil {
+		return fmt.Errorf("recindex: %w", err)
 	}
-	name := tmp.Name()
-	err = writeTo(tmp, secs)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return fmt.Errorf("recindex: write %s: %w", path, err)
-	}
-	return atomicfile.SyncDir(filepath.Dir(path))
+	return nil
 }
 
 func writeTo(f *os.File, secs []section) error {

@@ -3,6 +3,8 @@ package recindex
 import (
 	"strconv"
 	"strings"
+
+	"lifezero/game"
 )
 
 // variant is the pattern under one of the 8 symmetries and, optionally,
@@ -26,20 +28,8 @@ type vpoint struct {
 	mask Mask
 }
 
-// transformXY maps (x, y) of a w x h rectangle under symmetry s; the
-// result lies in the transformed rectangle (h x w when s transposes).
-func transformXY(s, x, y, w, h int) (int, int) {
-	if s&1 != 0 {
-		x = w - 1 - x
-	}
-	if s&2 != 0 {
-		y = h - 1 - y
-	}
-	if s&4 != 0 {
-		x, y = y, x
-	}
-	return x, y
-}
+// transformXY maps (x, y) of a w x h rectangle under symmetry s.
+func transformXY(s, x, y, w, h int) (int, int) { return game.Symmetry(s).Rect(x, y, w, h) }
 
 func swapColours(m Mask) Mask {
 	return m&MaskEmpty | (m&MaskBlack)<<1 | (m&MaskWhite)>>1

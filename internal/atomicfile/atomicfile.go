@@ -26,12 +26,23 @@ const Mode fs.FileMode = 0o644
 
 // WriteFile writes data to path atomically. The error names the path.
 func WriteFile(path string, data []byte) error {
+	return WriteFunc(path, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// WriteFunc writes path atomically: write fills a temporary file in the
+// same directory, which is then synced, closed and renamed over path, and
+// the directory synced. Nothing is left behind on failure. The error names
+// the path.
+func WriteFunc(path string, write func(f *os.File) error) error {
 	tmp, err := CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	name := tmp.Name()
-	_, err = tmp.Write(data)
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
