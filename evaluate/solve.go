@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -284,6 +285,7 @@ func SolveProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit
 		return fmt.Errorf("evaluate: solve: %w", err)
 	}
 	cfg = cfg.withDefaults()
+	defer setSolverGC()()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	work := make(chan int)
@@ -401,4 +403,23 @@ func emitInOrder(ctx context.Context, n int, done <-chan *Solved, emit func(Solv
 		return err
 	}
 	return nil
+}
+
+// solverGCPercent is the garbage collector's target while problems are
+// solved. The solver's trees, zones and tables live in arenas outside the
+// Go heap, so the heap stays small and the collector, at the default 100%,
+// runs all the time: at 400% cho19-dev 001 at 200,000 nodes takes 17-18
+// CPU-s instead of 20.7 for 20 MB more resident memory
+// (docs/results/rzs-forms.md). The runtime's memory still counts towards
+// the solver's memory bound.
+const solverGCPercent = 400
+
+// setSolverGC raises the collector's target for a solve, unless the user
+// set GOGC, and returns the function that restores it.
+func setSolverGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(solverGCPercent)
+	return func() { debug.SetGCPercent(old) }
 }
