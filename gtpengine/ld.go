@@ -147,6 +147,8 @@ func statusVerb(st rzs.Status) string {
 	return "dies"
 }
 
+// colorName is GTP's long name of a colour (loadsgf's reply, the L&D
+// answers).
 func colorName(c game.Color) string {
 	if c == game.Black {
 		return "black"
