@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"lifezero/internal/readfile"
 )
 
 // Index is an open record index: the index file mapped read-only and
@@ -36,7 +38,7 @@ type Index struct {
 // damaged files give errors wrapping ErrCorrupt.
 func Open(dir string) (*Index, error) {
 	metaPath := filepath.Join(dir, MetaFile)
-	data, err := os.ReadFile(metaPath)
+	data, err := readfile.Read(metaPath, readfile.MaxManifest)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("recindex: %s is not a record index (no %s): build one with lifezero records index", dir, MetaFile)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"math/rand/v2"
 
-	"lifezero/pipelines"
+	"lifezero/internal/readfile"
 	"lifezero/recindex"
 	"lifezero/sgf"
 )
@@ -30,10 +30,7 @@ func cmdRecordsIndex(ctx context.Context, args []string, stdout, stderr io.Write
 	if len(paths) == 0 {
 		return usagef("name at least one games dataset (made by records import)")
 	}
-	var pr pipelines.Progress = pipelines.NewLogProgress(newLogger(stderr, false))
-	if isTerminal(stderr) {
-		pr = pipelines.NewBarProgress(stderr, "index")
-	}
+	pr := commandProgress(stderr, newLogger(stderr, false), "index")
 	m, err := recindex.Build(ctx, recindex.BuildOptions{Datasets: paths, OutDir: *out, Progress: pr})
 	if err != nil {
 		return err
@@ -95,9 +92,12 @@ func readPattern(path string, fixed bool, stdin io.Reader) (*recindex.Pattern, e
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(stdin)
+		data, err = io.ReadAll(io.LimitReader(stdin, readfile.MaxProblem+1))
+		if err == nil && len(data) > readfile.MaxProblem {
+			err = fmt.Errorf("pattern on standard input: more than %d bytes", readfile.MaxProblem)
+		}
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = readfile.Read(path, readfile.MaxProblem)
 	}
 	if err != nil {
 		return nil, err
