@@ -52,13 +52,15 @@ func (p *MCTSPlayer) Scores(ctx context.Context, g *Game, moves []game.Point, sc
 	}
 	tree.Expand(0, root.ToMove(), moves, priors)
 	var kids []game.Point
+	var scratch game.Position // every simulation replays from root on it
 	for i := range p.sims {
 		if i%32 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		pos := root.Copy()
+		root.CopyTo(&scratch)
+		pos := &scratch
 		id := mcts.NodeID(0)
 		for tree.Node(id).Expanded() {
 			c := tree.Select(id, nil)

@@ -83,6 +83,15 @@ func inOwnVitalRegion(b *game.Board, c game.Color, vital *game.PointSet, p game.
 // selfAtari reports whether c at m leaves its block with a single liberty
 // and captures nothing.
 func selfAtari(b *game.Board, c game.Color, m game.Point) bool {
+	empty := 0
+	for _, q := range b.Neighbors(m) {
+		if b.At(q) == game.Empty {
+			empty++
+		}
+	}
+	if empty >= 2 {
+		return false // those two points stay its liberties: no board copy needed
+	}
 	after := *b
 	captured, err := after.Play(c, m)
 	return err == nil && captured == 0 && after.LibertyCount(m) == 1
