@@ -195,7 +195,7 @@ func (e *Engine) loadsgf(_ context.Context, args []string) (string, error) {
 		return "", fmt.Errorf("cannot load file: board size %d: %w", g.Size(), err)
 	}
 	e.game = g
-	return colorName(g.Position().ToMove()), nil
+	return ColorName(g.Position().ToMove()), nil
 }
 
 func (e *Engine) finalScore(context.Context, []string) (string, error) {

@@ -133,10 +133,10 @@ func describeSolve(pr *game.Problem, res rzs.Result) string {
 	case res.Status == rzs.Unknown:
 		return fmt.Sprintf("unknown: not proven in %d nodes", res.Nodes)
 	case res.FirstMove == game.Pass:
-		return fmt.Sprintf("%s to play fails (%s %s), proven in %d nodes", colorName(pos.ToMove()), colorName(living), statusVerb(res.Status), res.Nodes)
+		return fmt.Sprintf("%s to play fails (%s %s), proven in %d nodes", ColorName(pos.ToMove()), ColorName(living), statusVerb(res.Status), res.Nodes)
 	default:
-		return fmt.Sprintf("%s %s: %s plays %s, proven in %d nodes", colorName(living), statusVerb(res.Status),
-			colorName(pos.ToMove()), pos.GTPString(res.FirstMove), res.Nodes)
+		return fmt.Sprintf("%s %s: %s plays %s, proven in %d nodes", ColorName(living), statusVerb(res.Status),
+			ColorName(pos.ToMove()), pos.GTPString(res.FirstMove), res.Nodes)
 	}
 }
 
@@ -147,13 +147,13 @@ func statusVerb(st rzs.Status) string {
 	return "dies"
 }
 
-// colorName is GTP's long name of a colour (loadsgf's reply, the L&D
-// answers).
-func colorName(c game.Color) string {
+// ColorName is GTP's long name of a colour ("black", "white"), as
+// loadsgf's reply, the L&D answers and match controllers write it.
+func ColorName(c game.Color) string {
 	if c == game.Black {
 		return "black"
 	}
 	return "white"
 }
 
-func colorLetter(c game.Color) string { return colorName(c)[:1] }
+func colorLetter(c game.Color) string { return ColorName(c)[:1] }

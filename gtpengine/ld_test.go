@@ -31,7 +31,7 @@ func TestSolveCommandsOnSharedProblems(t *testing.T) {
 			}
 			vertex := pr.Start.GTPString(pr.Crucial.Points()[0])
 			text := okText(t, e, "lz-solve "+vertex+" 100000")
-			living := colorName(pr.Living())
+			living := ColorName(pr.Living())
 			if pr.Winner != pr.Living() {
 				t.Fatalf("the shared files' winners live; %s's is %v", id, pr.Winner)
 			}

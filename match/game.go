@@ -60,7 +60,7 @@ func playGame(ctx context.Context, o *Options, n int, black, white *engine) (*Re
 		if c == game.White {
 			mover, other = white, black
 		}
-		word := colourWord(c)
+		word := gtpengine.ColorName(c)
 		reply, err := mover.Command(ctx, "genmove "+word)
 		var ge *gtp.Error
 		switch {
@@ -110,13 +110,6 @@ func playGame(ctx context.Context, o *Options, n int, black, white *engine) (*Re
 		return nil, err
 	}
 	return res, nil
-}
-
-func colourWord(c game.Color) string {
-	if c == game.White {
-		return "white"
-	}
-	return "black"
 }
 
 // placeHandicap asks Black's engine for fixed handicap stones and tells
@@ -172,8 +165,6 @@ func score(ctx context.Context, o *Options, ref *gtpengine.Game, black, white *e
 		res.Winner = "B"
 	case res.Score < 0:
 		res.Winner = "W"
-	default:
-		res.RE = "0"
 	}
 	return nil
 }
