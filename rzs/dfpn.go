@@ -115,8 +115,6 @@ type pnKid struct {
 	pn, dn  uint32
 	status  Status
 	dep     bool
-	null    bool // a refuted killer move whose zone misses what it changed
-	nullSet bool // null is known
 	zone    int32
 	bias    uint32 // added to the number its parent picks by: pn at OR nodes, dn at AND nodes
 	applied bool   // its proof is counted in the node's must-play state
@@ -237,15 +235,11 @@ type pnNode struct {
 	or       bool
 	barred   bool
 	kids     []pnKid
-	// the killer's must-play region (AND nodes) and the union of the
-	// zones of the refuted moves applied to it
-	must     game.PointSet
-	mustPass bool
-	union    game.PointSet
+	and      andState // AND nodes: the must-play region and the refuted moves' zones
 }
 
 func (s *pnSolver) newPNNode(pos *game.Position, standing game.PointSet, path uint64, depth int) *pnNode {
-	n := &pnNode{s: s, pos: pos, standing: standing, path: path, depth: depth, or: pos.ToMove() == s.living, mustPass: true}
+	n := &pnNode{s: s, pos: pos, standing: standing, path: path, depth: depth, or: pos.ToMove() == s.living}
 	moves, barred := pos.LegalMovesSuperko(nil, &s.pr.Region)
 	n.barred = barred > 0
 	if !n.or {
@@ -274,10 +268,14 @@ func (s *pnSolver) newPNNode(pos *game.Position, standing game.PointSet, path ui
 		if e, ok := s.lookup(k.key, pathKey(path, k.key)); ok {
 			k.pn, k.dn, k.status, k.zone, k.dep = e.pn, e.dn, e.status, e.zone, e.dep
 		}
+	}
+	var points game.PointSet
+	for _, m := range moves {
 		if m != game.Pass {
-			n.must.Add(m)
+			points.Add(m)
 		}
 	}
+	n.and = newAndState(points)
 	return n
 }
 
@@ -322,11 +320,6 @@ func (n *pnNode) search(key, path uint64, thpn, thdn uint32) pnEntry {
 		}
 		r := s.mid(&child, s.pr.Standing(&child, &n.standing), k.key, pathKey(path, k.key), cpn, cdn, n.depth+1)
 		k.pn, k.dn, k.status, k.zone, k.dep = r.pn, r.dn, r.status, r.zone, r.dep
-		if k.status == Win && !n.or && !s.opts.NoRZ {
-			cz := s.zones.get(k.zone)
-			changed := changedPoints(n.pos, &child)
-			k.null, k.nullSet = isNullMove(&changed, &cz), true
-		}
 	}
 }
 
@@ -444,7 +437,7 @@ func (n *pnNode) andNumbers() (pnEntry, int, uint32, uint32) {
 			dep = dep || k.dep // every refuted move (and null move) is part of the win
 			continue
 		}
-		if !n.inMust(k.move) {
+		if !n.and.has(k.move) {
 			continue
 		}
 		other.add(k.pn)
@@ -453,52 +446,19 @@ func (n *pnNode) andNumbers() (pnEntry, int, uint32, uint32) {
 	if other.count == 0 {
 		z := s.all
 		if !s.opts.NoRZ {
-			z = DilateAND(n.pos, n.union, &s.pr.Region, s.living)
+			z = DilateAND(n.pos, n.and.union, &s.pr.Region, s.living)
 		}
 		return proven(Win, s.zones.add(z), dep), -1, 0, 0
 	}
 	return pnEntry{pn: other.sum(), dn: pick.first}, pick.best, pick.second, other.count
 }
 
-// apply counts a refuted killer move in the must-play region (paper 001,
-// Algorithm 1): a null move shrinks the region to its zone, another move
-// leaves it.
+// apply counts a refuted killer move in the must-play region.
 func (n *pnNode) apply(k *pnKid) {
 	k.applied = true
-	if n.s.opts.NoRZ {
-		if k.move == game.Pass {
-			n.mustPass = false
-		} else {
-			n.must.Remove(k.move)
-		}
-		return
-	}
-	if !k.nullSet {
-		// A proof read from the table: whether it was a null move needs
-		// the child position.
-		cz := n.s.zones.get(k.zone)
-		child := n.play(k.move)
-		changed := changedPoints(n.pos, child)
-		k.null, k.nullSet = isNullMove(&changed, &cz), true
-	}
 	cz := n.s.zones.get(k.zone)
-	switch {
-	case k.null:
-		n.must = n.must.Intersect(cz)
-		n.mustPass = false
-	case k.move == game.Pass:
-		n.mustPass = false
-	default:
-		n.must.Remove(k.move)
-	}
-	n.union = n.union.Union(cz)
-}
-
-func (n *pnNode) inMust(m game.Point) bool {
-	if m == game.Pass {
-		return n.mustPass
-	}
-	return n.must.Has(m)
+	null := !n.s.opts.NoRZ && nullReply(n.pos, n.play(k.move), &cz)
+	n.and.refute(k.move, cz, null)
 }
 
 func (n *pnNode) play(m game.Point) *game.Position {

@@ -183,18 +183,16 @@ func (d *dfsSolver) orNode(pos *game.Position, standing game.PointSet, moves []g
 // move; the node is won when no unrefuted move is left in it.
 func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, bool, error) {
 	dep := false
-	var must game.PointSet
+	var points game.PointSet
 	for _, m := range moves {
 		if m != game.Pass {
-			must.Add(m)
+			points.Add(m)
 		}
 	}
-	mustPass := true
-	in := func(m game.Point) bool { return (m == game.Pass && mustPass) || must.Has(m) }
-	var union game.PointSet
+	ns := newAndState(points)
 	var unknown []game.Point
 	for _, m := range moves {
-		if !in(m) {
+		if !ns.has(m) {
 			continue
 		}
 		next, nextStanding := d.child(pos, &standing, m)
@@ -210,25 +208,15 @@ func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []
 			continue
 		}
 		dep = dep || d.dep // every refuted defence is part of the win
-		union = union.Union(z)
-		changed := changedPoints(pos, next)
-		switch {
-		case !d.opts.NoRZ && isNullMove(&changed, &z):
-			must = must.Intersect(z)
-			mustPass = false
-		case m == game.Pass:
-			mustPass = false
-		default:
-			must.Remove(m)
-		}
+		ns.refute(m, z, !d.opts.NoRZ && nullReply(pos, next, &z))
 	}
 	for _, m := range unknown {
-		if in(m) {
+		if ns.has(m) {
 			return Unknown, game.PointSet{}, game.NoPoint, false, nil
 		}
 	}
 	if d.opts.NoRZ {
 		return Win, d.all, game.NoPoint, dep, nil
 	}
-	return Win, DilateAND(pos, union, &d.pr.Region, d.living), game.NoPoint, dep, nil
+	return Win, DilateAND(pos, ns.union, &d.pr.Region, d.living), game.NoPoint, dep, nil
 }

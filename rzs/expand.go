@@ -212,21 +212,12 @@ func (s *mcSolver) update(parent, child *pathStep) Status {
 	}
 	if pn.aux == 0 {
 		a := s.and.alloc()
-		*s.and.at(a) = andState{mustPlay: s.tree.childMoves(parent.id), mustPass: true}
+		*s.and.at(a) = newAndState(s.tree.childMoves(parent.id))
 		s.tree.node(parent.id).aux = a
 	}
 	ns := s.and.at(s.tree.node(parent.id).aux)
 	cz := s.zoneOf(child.id)
-	changed := changedPoints(parent.pos, child.pos)
-	if !s.opts.NoRZ && isNullMove(&changed, &cz) {
-		ns.mustPlay = ns.mustPlay.Intersect(cz)
-		ns.mustPass = false
-	} else if move == game.Pass {
-		ns.mustPass = false
-	} else {
-		ns.mustPlay.Remove(move)
-	}
-	ns.union = ns.union.Union(cz)
+	ns.refute(move, cz, !s.opts.NoRZ && nullReply(parent.pos, child.pos, &cz))
 	// Every child in the must-play region must be won: an unvisited child
 	// is unproven.
 	open := false

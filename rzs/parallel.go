@@ -75,7 +75,7 @@ func (r *threadRun) work() {
 			}
 		}
 		var end descent
-		path, end = s.descend(frames, path[:0], start, true)
+		path, end = s.descend(frames, path[:0], start)
 		switch end {
 		case descentDone:
 			s.tree.unvisit(path)

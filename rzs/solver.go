@@ -237,7 +237,7 @@ func (s *mcSolver) firstMove() game.Point {
 // simulate runs one descent, expansion and backup. It reports false when
 // the root has no selectable child left.
 func (s *mcSolver) simulate() bool {
-	path, end := s.descend(s.frames, s.path[:0], s.pr.Start, false)
+	path, end := s.descend(s.frames, s.path[:0], s.pr.Start)
 	defer func() { s.path = path[:0] }()
 	switch end {
 	case descentStuck:
@@ -261,10 +261,11 @@ const (
 // descend walks from the root to a leaf by PUCT. Positions live in frames,
 // reused by every walk: a frame is a plain copy of its parent's, so it
 // shares the superko history's spare capacity and each move appends its
-// hash in place, like a stack; frames[0] is a copy of start. With virtual
-// set (the parallel solver), every record entered is counted as visited
-// at once (memTree.visit).
-func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.Position, virtual bool) ([]pathStep, descent) {
+// hash in place, like a stack; frames[0] is a copy of start. While the
+// parallel solver runs (memTree.virtual set), every record entered is
+// counted as visited at once (memTree.visit).
+func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.Position) ([]pathStep, descent) {
+	virtual := s.tree.virtual != nil
 	frames[0] = *start
 	path = append(path, pathStep{rootNode, &frames[0], s.pr.Crucial})
 	if virtual {
@@ -330,14 +331,35 @@ func (s *mcSolver) skipper(id int32) func(m game.Point, rec int32) bool {
 
 // inMustPlay reports whether m is in an AND node's must-play region; a node
 // without a state (no child proven yet) has all its moves in it.
-func inMustPlay(ns *andState, m game.Point) bool {
-	if ns == nil {
-		return true
-	}
+func inMustPlay(ns *andState, m game.Point) bool { return ns == nil || ns.has(m) }
+
+// newAndState returns the state of an AND node before any proof: every
+// move (the points of moves, and the pass) is in the must-play region.
+func newAndState(moves game.PointSet) andState { return andState{mustPlay: moves, mustPass: true} }
+
+// has reports whether m is in the must-play region.
+func (a *andState) has(m game.Point) bool {
 	if m == game.Pass {
-		return ns.mustPass
+		return a.mustPass
 	}
-	return ns.mustPlay.Has(m)
+	return a.mustPlay.Has(m)
+}
+
+// refute counts a refuted killer move with its zone (paper 001, Algorithm
+// 1): a null move shrinks the must-play region to the zone, another move
+// leaves it. The zone joins the union the node's own zone is dilated
+// from. Every form of the search applies its proofs through this rule.
+func (a *andState) refute(move game.Point, zone game.PointSet, null bool) {
+	switch {
+	case null:
+		a.mustPlay = a.mustPlay.Intersect(zone)
+		a.mustPass = false
+	case move == game.Pass:
+		a.mustPass = false
+	default:
+		a.mustPlay.Remove(move)
+	}
+	a.union = a.union.Union(zone)
 }
 
 // isOR reports whether the living side moves at node id.

@@ -209,3 +209,11 @@ func changedPoints(a, b *game.Position) game.PointSet {
 func isNullMove(changed, childZone *game.PointSet) bool {
 	return !changed.Intersects(childZone)
 }
+
+// nullReply reports whether the killer's move from before to after is a
+// null move for the living side's win with zone (isNullMove on the points
+// it changed).
+func nullReply(before, after *game.Position, zone *game.PointSet) bool {
+	changed := changedPoints(before, after)
+	return isNullMove(&changed, zone)
+}
