@@ -24,8 +24,9 @@ type ReportInput struct {
 // BuildReport writes <outDir>/report.md: a title, an overview table of the
 // inputs, then each input's section in the order given, with its images
 // copied next to the report as <stage>-<file> and the links rewritten to
-// match. Inputs without a section appear in the overview only. It returns
-// the files written (names relative to outDir), report.md first.
+// match, and the same report as a self-contained page, report.html (see
+// WriteHTMLReport). Inputs without a section appear in the overview only.
+// It returns the files written (names relative to outDir), report.md first.
 func BuildReport(ctx context.Context, outDir, title string, inputs []ReportInput) ([]string, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("evaluate: report: %w", err)
@@ -69,7 +70,10 @@ func BuildReport(ctx context.Context, outDir, title string, inputs []ReportInput
 	if err := atomicfile.WriteFile(filepath.Join(outDir, ReportFile), []byte(b.String())); err != nil {
 		return nil, err
 	}
-	return files, nil
+	if err := WriteHTMLReport(outDir); err != nil {
+		return nil, err
+	}
+	return append(files, ReportHTMLFile), nil
 }
 
 func copyFile(src, dst string) error {

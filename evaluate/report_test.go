@@ -215,7 +215,7 @@ func TestBuildReport(t *testing.T) {
 			t.Errorf("no link to %s (links %v)", want, seen)
 		}
 	}
-	if len(files) != 4 || files[0] != ReportFile {
+	if len(files) != 5 || files[0] != ReportFile || files[4] != ReportHTMLFile {
 		t.Errorf("files %v", files)
 	}
 }

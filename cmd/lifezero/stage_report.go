@@ -20,8 +20,10 @@ func reportKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: reportKindName,
 		Doc: "Gathers the report sections and plots of its input stages, in pipeline order, into " +
-			"<workdir>/<stage>/report.md with the images next to it.",
-		Version:     1,
+			"<workdir>/<stage>/report.md with the images next to it, and the same report as a " +
+			"self-contained page, report.html (images inlined, tables as HTML tables).",
+		// 2: report.html beside report.md.
+		Version:     2,
 		Params:      reportParams{},
 		CheckInputs: stageInputs,
 		// It reads its inputs' report sections: a changed section must
