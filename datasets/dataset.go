@@ -30,6 +30,7 @@ type Writer struct {
 	opts   WriterOptions
 	cur    *FileWriter
 	files  []FileEntry
+	base   []FileEntry // files of the dataset being appended to (see newAppendWriter)
 }
 
 // NewWriter prepares dir (created if needed) for a new dataset. If dir
@@ -163,7 +164,7 @@ func (w *Writer) Commit(m Manifest) (*Manifest, error) {
 	if err := w.removeStale(); err != nil {
 		return nil, err
 	}
-	m.Files = append([]FileEntry(nil), w.files...)
+	m.Files = append(append([]FileEntry(nil), w.base...), w.files...)
 	m.Rows = 0
 	if err := WriteManifest(w.dir, &m); err != nil {
 		return nil, err
@@ -172,9 +173,11 @@ func (w *Writer) Commit(m Manifest) (*Manifest, error) {
 }
 
 func (w *Writer) removeStale() error {
-	keep := make(map[string]bool, len(w.files))
-	for _, f := range w.files {
-		keep[f.Name] = true
+	keep := make(map[string]bool, len(w.base)+len(w.files))
+	for _, list := range [][]FileEntry{w.base, w.files} {
+		for _, f := range list {
+			keep[f.Name] = true
+		}
 	}
 	old, err := filepath.Glob(filepath.Join(w.dir, "*"+FileExt))
 	if err != nil {

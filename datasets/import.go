@@ -79,6 +79,12 @@ const (
 	SkipNoDate     = "no_date"
 	SkipBeforeFrom = "before_from_date"
 	SkipAfterTo    = "after_to_date"
+	// An append (AppendRecords) skips a game already in the dataset, or
+	// added earlier in the same append: the same game id (the same record),
+	// or the same board size, handicap and moves under other game info (the
+	// same game from another source).
+	SkipDuplicateID    = "duplicate_game_id"
+	SkipDuplicateMoves = "duplicate_moves"
 )
 
 // ImportSummary counts what an import did. ImportRecords stores it in the

@@ -22,9 +22,22 @@ type importer struct {
 	sum   ImportSummary
 	ids   map[string]bool
 	hash  *inputHasher
+	// seen, when set (an append), holds the games already in the dataset:
+	// a game equal to one of them, or to an earlier new one, is skipped.
+	seen *seenGames
 }
 
 func newImporter(opts ImportOptions, files []inputFile) (*importer, error) {
+	opts = opts.withDefaults()
+	w, err := NewWriter(opts.OutDir, GamesSchema(), WriterOptions{MaxRowsPerFile: opts.RowsPerFile})
+	if err != nil {
+		return nil, err
+	}
+	return newImporterTo(opts, files, w), nil
+}
+
+// withDefaults fills in the options' zero values.
+func (opts ImportOptions) withDefaults() ImportOptions {
 	if opts.RowsPerFile == 0 {
 		opts.RowsPerFile = DefaultRowsPerFile
 	}
@@ -34,16 +47,17 @@ func newImporter(opts ImportOptions, files []inputFile) (*importer, error) {
 	if opts.Stage == "" {
 		opts.Stage = "import-records"
 	}
-	w, err := NewWriter(opts.OutDir, GamesSchema(), WriterOptions{MaxRowsPerFile: opts.RowsPerFile})
-	if err != nil {
-		return nil, err
-	}
+	return opts
+}
+
+// newImporterTo returns an importer writing to w (opts with defaults).
+func newImporterTo(opts ImportOptions, files []inputFile, w *Writer) *importer {
 	imp := &importer{opts: opts, files: files, w: w, gb: NewGameBuilder(),
 		sum: ImportSummary{Skipped: map[string]int{}}, ids: map[string]bool{}, hash: newInputHash(opts)}
 	for _, f := range files {
 		imp.total += int(f.size)
 	}
-	return imp, nil
+	return imp
 }
 
 // parsedFile is one input file cut into games.
@@ -171,6 +185,14 @@ func (imp *importer) addGames(ctx context.Context, f inputFile, pf *parsedFile) 
 				Err: fmt.Errorf("DT[%s]", pg.game.Date)})
 			continue
 		}
+		if imp.seen != nil {
+			if reason, first := imp.seen.find(pg.game); reason != "" {
+				line, col := pf.position(pg.index)
+				imp.skip(SkippedGame{File: f.path, Index: pg.index, Line: line, Column: col, Reason: reason,
+					Err: fmt.Errorf("same as %s", first)})
+				continue
+			}
+		}
 		if err := imp.write(ctx, pg.game); err != nil {
 			return false, err
 		}
@@ -191,6 +213,9 @@ func (imp *importer) write(ctx context.Context, g Game) error {
 		imp.sum.Duplicates++
 	}
 	imp.ids[g.GameID] = true
+	if imp.seen != nil {
+		imp.seen.add(g)
+	}
 	if imp.gb.Len() < gameBatchRows {
 		return nil
 	}
