@@ -20,6 +20,7 @@ func newRegistry() (*pipelines.Registry, error) {
 		featuresTrainKind(),
 		movepredKind(),
 		reportKind(),
+		owlKind(),
 	)
 }
 
