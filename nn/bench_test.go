@@ -65,22 +65,26 @@ func reportRates(b *testing.B, perOp int, cpu time.Duration, unit string) {
 }
 
 // BenchmarkTrainStep measures training samples per second: Step at batch
-// 64 for the 3x32 net on 7x7.
+// 64 for the 3x32 and 5x64 nets on 7x7.
 func BenchmarkTrainStep(b *testing.B) {
-	c := testConfig(b, Preset3x32, 7)
-	tr, err := NewTrainer(c, DefaultTrainOptions())
-	if err != nil {
-		b.Fatal(err)
+	for _, preset := range []string{Preset3x32, Preset5x64} {
+		b.Run(preset, func(b *testing.B) {
+			c := testConfig(b, preset, 7)
+			tr, err := NewTrainer(c, DefaultTrainOptions())
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch := randomBatch(c, 64, rand.New(rand.NewPCG(1, 2)))
+			if _, err := tr.Step(batch); err != nil { // builds the graph
+				b.Fatal(err)
+			}
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := tr.Step(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRates(b, batch.N, cpuTime()-cpu, "samples/s")
+		})
 	}
-	batch := randomBatch(c, 64, rand.New(rand.NewPCG(1, 2)))
-	if _, err := tr.Step(batch); err != nil { // builds the graph
-		b.Fatal(err)
-	}
-	cpu := cpuTime()
-	for b.Loop() {
-		if _, err := tr.Step(batch); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportRates(b, batch.N, cpuTime()-cpu, "samples/s")
 }

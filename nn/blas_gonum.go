@@ -14,6 +14,10 @@ import (
 // the default build, OpenBLAS with the build tag openblas.
 const BLASBackend = "gonum"
 
+// usePacked selects the packed AVX2+FMA micro-kernels (gemm.go) for the
+// Evaluator where the CPU has them; elsewhere gonum's SGEMM runs.
+var usePacked = hasFMA
+
 // Tiles of C for gonum's SGEMM. A product of fewer than four 64×64 blocks
 // of C runs serially with dot products over the whole of k, several times
 // faster per flop than gonum's parallel path, which cuts k into blocks of
@@ -54,4 +58,13 @@ func sgemmNT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float3
 		}()
 	}
 	wg.Wait()
+}
+
+// fastSgemmAvailable reports whether fastSgemm beats gonum's Sgemm here.
+func fastSgemmAvailable() bool { return usePacked }
+
+// fastSgemm is the general Sgemm of the gorgonia graphs (graphblas.go).
+func fastSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int,
+	b []float32, ldb int, beta float32, c []float32, ldc int, bufs *sync.Pool) {
+	sgemmPacked(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, bufs)
 }

@@ -31,8 +31,9 @@ type convLayer struct {
 	out, in, k int
 	// w is out × (k·k·in), column index (ky·k + kx)·in + ci: the order of
 	// an im2col row of position-major activations.
-	w []float32
-	b []float32 // out
+	w  []float32
+	b  []float32 // out
+	mw matB      // w as the product's operand
 }
 
 // fcLayer is y = x·W + b, with W stored transposed (out × in) so that
@@ -41,6 +42,7 @@ type fcLayer struct {
 	in, out int
 	wt      []float32 // out × in
 	b       []float32 // out
+	mw      matB      // wt as the product's operand
 }
 
 // NewEvaluator prepares the forward pass of w. It copies what it needs:
@@ -83,6 +85,7 @@ func foldConv(w *Weights, layer string) convLayer {
 		}
 		c.b[o] = beta[o] - mean[o]*scale
 	}
+	c.mw = newMatB(c.w, out, row)
 	return c
 }
 
@@ -95,6 +98,7 @@ func copyFC(w *Weights, layer string) fcLayer {
 			l.wt[o*l.in+i] = t.Data[i*l.out+o]
 		}
 	}
+	l.mw = newMatB(l.wt, l.out, l.in)
 	return l
 }
 

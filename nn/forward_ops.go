@@ -12,12 +12,12 @@ import "math"
 func (e *Evaluator) conv(l *convLayer, x, dst, col []float32, n int) {
 	cols := n * e.cfg.Points()
 	if l.k == 1 {
-		sgemmNT(cols, l.out, l.in, x, l.in, l.w, l.in, dst, l.out)
+		l.mw.mulNT(cols, x, l.in, dst, l.out)
 		return
 	}
 	kk := l.in * l.k * l.k
 	im2col(x, col[:kk*cols], l.in, l.k, e.cfg.Board, n)
-	sgemmNT(cols, l.out, kk, col, kk, l.w, kk, dst, l.out)
+	l.mw.mulNT(cols, col, kk, dst, l.out)
 }
 
 // im2col writes, for every position, the row of its k×k neighbourhood:
@@ -77,7 +77,7 @@ func reluBias(act, bias []float32, res []float32) {
 // fc computes out = rows·W + b for n rows of l.in floats.
 func fc(l *fcLayer, rows []float32, n int, out []float32) {
 	out = out[:n*l.out]
-	sgemmNT(n, l.out, l.in, rows, l.in, l.wt, l.in, out, l.out)
+	l.mw.mulNT(n, rows, l.in, out, l.out)
 	for i := 0; i < n; i++ {
 		o := out[i*l.out : (i+1)*l.out]
 		for j, b := range l.b {

@@ -108,6 +108,13 @@ func TestForwardBatchingAndConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 2*e.chunk + 3
+	// The packed kernels sum every row in one order wherever it falls in
+	// the batch, so there a position alone gives the same bits: caches of
+	// evaluations rely on it to change nothing.
+	tol := 1e-5
+	if usePacked {
+		tol = 0
+	}
 	planes := randomPlanes(c, n, rand.New(rand.NewPCG(2, 2)))
 	pAll, vAll, dAll, err := e.Forward(planes, n)
 	if err != nil {
@@ -124,7 +131,7 @@ func TestForwardBatchingAndConcurrency(t *testing.T) {
 				errs <- err
 				return
 			}
-			if m := maxDiff(p, pAll[i:i+1], v, vAll[i:i+1], d, dAll[i:i+1]); m > 1e-5 {
+			if m := maxDiff(p, pAll[i:i+1], v, vAll[i:i+1], d, dAll[i:i+1]); m > tol {
 				errs <- fmt.Errorf("position %d alone differs from in a batch by %g", i, m)
 			}
 		}()

@@ -23,6 +23,7 @@ type GraphEvaluator struct {
 // NewGraphEvaluator builds the evaluation graph of w for batches of up to
 // batch positions. It copies w.
 func NewGraphEvaluator(w *Weights, batch int) (ge *GraphEvaluator, err error) {
+	installGraphBLAS()
 	if batch < 1 {
 		return nil, fmt.Errorf("nn: graph evaluator: batch %d, want at least 1", batch)
 	}

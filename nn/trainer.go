@@ -131,6 +131,7 @@ type trainGraph struct {
 // NewTrainer returns a trainer for cfg. When opts.Init is set its config
 // must equal cfg.
 func NewTrainer(cfg Config, opts TrainOptions) (*Trainer, error) {
+	installGraphBLAS()
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("nn: new trainer: %w", err)
 	}

@@ -1,0 +1,152 @@
+package nn
+
+import (
+	"runtime"
+	"sync"
+)
+
+// panelCols is the width of a packed panel of B: the micro-kernel's 16
+// output columns (two 8-float AVX registers).
+const panelCols = 16
+
+// kernelRows is the number of rows of A the micro-kernel takes at once.
+const kernelRows = 6
+
+// matB is the right-hand operand of C = A·Bᵀ held both as given (n rows of
+// k floats, for BLAS) and packed for the micro-kernel: panel p holds
+// columns 16p..16p+15 of Bᵀ k-major (panel[kk·16 + j] = B[16p+j][kk]),
+// zero past n. The network's weights are packed once when the Evaluator
+// is made; the kernel then streams each panel in order.
+type matB struct {
+	n, k   int
+	raw    []float32 // n × k
+	packed []float32 // panels × k × 16, nil when the kernel is not used
+}
+
+// newMatB wraps b (n×k, row-major, stride k) and packs it when the packed
+// kernel will be used.
+func newMatB(b []float32, n, k int) matB {
+	mb := matB{n: n, k: k, raw: b[:n*k]}
+	if usePacked {
+		mb.packed = packB(b, k, n, k)
+	}
+	return mb
+}
+
+// packB packs b (n×k, stride ldb) into panels of 16 columns.
+func packB(b []float32, ldb, n, k int) []float32 {
+	panels := (n + panelCols - 1) / panelCols
+	p := make([]float32, panels*k*panelCols)
+	for j := 0; j < n; j++ {
+		panel := p[(j/panelCols)*k*panelCols:]
+		col := j % panelCols
+		row := b[j*ldb : j*ldb+k]
+		for kk, v := range row {
+			panel[kk*panelCols+col] = v
+		}
+	}
+	return p
+}
+
+// mulNT computes C = A·Bᵀ for m rows of A (stride lda) into C (stride
+// ldc), overwriting C.
+func (b *matB) mulNT(m int, a []float32, lda int, c []float32, ldc int) {
+	if m == 0 || b.n == 0 {
+		return
+	}
+	if b.k == 0 { // BLAS rejects a zero leading dimension
+		for i := range m {
+			clear(c[i*ldc : i*ldc+b.n])
+		}
+		return
+	}
+	if b.packed == nil {
+		sgemmNT(m, b.n, b.k, a, lda, b.raw, b.k, c, ldc)
+		return
+	}
+	b.mulPacked(m, a, lda, 1, c, ldc)
+}
+
+// mulPacked computes C = A·P for the packed b, A[i][kk] = a[i·rs + kk·ks]
+// (rs = lda, ks = 1 for row-major A; rs = 1, ks = lda for a transposed
+// one). It splits the row blocks among up to GOMAXPROCS goroutines, but
+// gives each at least ~2 MFLOP so that small products stay on one.
+func (b *matB) mulPacked(m int, a []float32, rs, ks int, c []float32, ldc int) {
+	blocks := (m + kernelRows - 1) / kernelRows
+	flops := 2 * m * b.n * b.k
+	workers := min(runtime.GOMAXPROCS(0), blocks, max(1, flops/(2<<20)))
+	if workers <= 1 {
+		gemmPackedRows(0, m, a, rs, ks, b, c, ldc)
+		return
+	}
+	per := (blocks + workers - 1) / workers * kernelRows
+	var wg sync.WaitGroup
+	for lo := per; lo < m; lo += per {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gemmPackedRows(lo, min(m, lo+per), a, rs, ks, b, c, ldc)
+		}()
+	}
+	gemmPackedRows(0, min(m, per), a, rs, ks, b, c, ldc)
+	wg.Wait()
+}
+
+// gemmPackedRows computes rows lo..hi-1 of C = A·P with the micro-kernel:
+// blocks of 6 rows by 16 columns, the remaining rows one at a time, and the
+// last partial panel through a 6×16 buffer.
+func gemmPackedRows(lo, hi int, a []float32, rs, ks int, b *matB, c []float32, ldc int) {
+	k := b.k
+	panels := (b.n + panelCols - 1) / panelCols
+	var tmp [kernelRows * panelCols]float32
+	i := lo
+	for ; i+kernelRows <= hi; i += kernelRows {
+		ai := a[i*rs:]
+		for p := range panels {
+			bp := b.packed[p*k*panelCols : (p+1)*k*panelCols]
+			j0 := p * panelCols
+			if j0+panelCols <= b.n {
+				kernel6x16(k, ai, rs, ks, bp, c[i*ldc+j0:], ldc)
+				continue
+			}
+			kernel6x16(k, ai, rs, ks, bp, tmp[:], panelCols)
+			for r := range kernelRows {
+				copy(c[(i+r)*ldc+j0:(i+r)*ldc+b.n], tmp[r*panelCols:])
+			}
+		}
+	}
+	for ; i < hi; i++ {
+		ai := a[i*rs:]
+		for p := range panels {
+			bp := b.packed[p*k*panelCols : (p+1)*k*panelCols]
+			j0 := p * panelCols
+			if j0+panelCols <= b.n {
+				kernel1x16(k, ai, ks, bp, c[i*ldc+j0:i*ldc+j0+panelCols])
+				continue
+			}
+			kernel1x16(k, ai, ks, bp, tmp[:panelCols])
+			copy(c[i*ldc+j0:i*ldc+b.n], tmp[:])
+		}
+	}
+}
+
+// kernel6x16Go is the portable micro-kernel: the reference the assembly
+// is tested against, and the kernel where there is no assembly.
+func kernel6x16Go(k int, a []float32, rs, ks int, b []float32, c []float32, ldc int) {
+	for r := range kernelRows {
+		kernelRowGo(k, a[r*rs:], ks, b, c[r*ldc:r*ldc+panelCols])
+	}
+}
+
+// kernelRowGo sets c[0:16] to the row A[kk] = a[kk·ks] times the panel b.
+func kernelRowGo(k int, a []float32, ks int, b []float32, c []float32) {
+	var acc [panelCols]float32
+	for kk := range k {
+		v := a[kk*ks]
+		row := b[kk*panelCols : (kk+1)*panelCols]
+		for j := range acc {
+			acc[j] += v * row[j]
+		}
+	}
+	copy(c[:panelCols], acc[:])
+}

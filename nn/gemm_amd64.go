@@ -1,0 +1,40 @@
+//go:build amd64 && !purego && !openblas
+
+package nn
+
+import "golang.org/x/sys/cpu"
+
+// hasFMA reports whether the AVX2 + FMA micro-kernels can run here.
+var hasFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// kernel6x16 sets the 6×16 block of C at c (stride ldc floats) to A times
+// the packed panel b (k × 16), where A[r][kk] = a[r·rs + kk·ks] for r < 6.
+// The slices must reach that far: checked here, as the assembly does not.
+func kernel6x16(k int, a []float32, rs, ks int, b []float32, c []float32, ldc int) {
+	if !hasFMA || k == 0 {
+		kernel6x16Go(k, a, rs, ks, b, c, ldc)
+		return
+	}
+	_ = a[5*rs+(k-1)*ks]
+	_ = b[k*panelCols-1]
+	_ = c[5*ldc+panelCols-1]
+	kern6x16(k, &a[0], rs*4, ks*4, &b[0], &c[0], ldc*4)
+}
+
+// kernel1x16 sets c[0:16] to the row A[kk] = a[kk·ks] times the panel b.
+func kernel1x16(k int, a []float32, ks int, b []float32, c []float32) {
+	if !hasFMA || k == 0 {
+		kernelRowGo(k, a, ks, b, c)
+		return
+	}
+	_ = a[(k-1)*ks]
+	_ = b[k*panelCols-1]
+	_ = c[panelCols-1]
+	kern1x16(k, &a[0], ks*4, &b[0], &c[0])
+}
+
+//go:noescape
+func kern6x16(k int, a *float32, rowBytes, kBytes int, b *float32, c *float32, ldcBytes int)
+
+//go:noescape
+func kern1x16(k int, a *float32, kBytes int, b *float32, c *float32)

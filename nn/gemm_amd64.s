@@ -1,0 +1,111 @@
+//go:build amd64 && !purego && !openblas
+
+#include "textflag.h"
+
+// func kern6x16(k int, a *float32, rowBytes, kBytes int, b *float32, c *float32, ldcBytes int)
+//
+// C[r][j] = sum_kk A[r][kk]·P[kk][j] for r < 6, j < 16, A[r][kk] at
+// a + r·rowBytes + kk·kBytes: twelve YMM accumulators (Y0..Y11), the panel
+// row in Y12/Y13, A broadcasts in Y14/Y15.
+TEXT ·kern6x16(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ rowBytes+16(FP), R8
+	MOVQ kBytes+24(FP), R11
+	MOVQ b+32(FP), DI
+	MOVQ c+40(FP), DX
+	MOVQ ldcBytes+48(FP), R9
+	LEAQ (SI)(R8*2), R10
+	ADDQ R8, R10            // R10 = row 3
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ CX, CX
+	JE    store6
+
+loop6:
+	VMOVUPS      (DI), Y12
+	VMOVUPS      32(DI), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R8*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (SI)(R8*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R10), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R10)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R10)(R8*2), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         R11, SI
+	ADDQ         R11, R10
+	ADDQ         $64, DI
+	DECQ         CX
+	JNE          loop6
+
+store6:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y10, (DX)
+	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+// func kern1x16(k int, a *float32, kBytes int, b *float32, c *float32)
+//
+// One row, A[kk] at a + kk·kBytes, summed in the same order as each row of
+// kern6x16, so a row's result does not depend on where it falls in A.
+TEXT ·kern1x16(SB), NOSPLIT, $0-40
+	MOVQ   k+0(FP), CX
+	MOVQ   a+8(FP), SI
+	MOVQ   kBytes+16(FP), R11
+	MOVQ   b+24(FP), DI
+	MOVQ   c+32(FP), DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	TESTQ  CX, CX
+	JE     store1
+
+loop1:
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  (DI), Y14, Y0
+	VFMADD231PS  32(DI), Y14, Y1
+	ADDQ         R11, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JNE          loop1
+
+store1:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VZEROUPPER
+	RET
