@@ -33,6 +33,9 @@ type Stage struct {
 	Params any // decoded by the kind: Kind.Params' type, or what DecodeParams returns
 	Line   int // line of the stage's name in the pipeline file
 	Doc    string
+	// Shards is the number of independent pieces a shardable kind's work is
+	// split into (see Sharding); 0 or 1: one piece, no split.
+	Shards int
 	deps   []*Stage
 }
 
@@ -60,7 +63,7 @@ var (
 	stageNameRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 	yamlLineRE      = regexp.MustCompile(`line (\d+): `)
 	topKeys         = []string{"name", "description", "workdir", "stages"}
-	stageKeys       = []string{"kind", "doc", "inputs", "params"}
+	stageKeys       = []string{"kind", "doc", "inputs", "params", "shards"}
 	requiredTop     = []string{"name", "stages"}
 	requiredInStage = []string{"kind"}
 )
@@ -206,7 +209,7 @@ func (ps *parser) stage(p *Pipeline, k, v *yaml.Node) *Stage {
 		ps.add(k.Line, "%sthe name must be letters, digits, '.', '_' or '-' (it names the output directory)", where)
 		return nil
 	}
-	var paramsNode, inputsNode *yaml.Node
+	var paramsNode, inputsNode, shardsNode *yaml.Node
 	ps.pairs(v, where, "the stage", stageKeys, requiredInStage, func(key, val *yaml.Node) {
 		switch key.Value {
 		case "kind":
@@ -226,6 +229,8 @@ func (ps *parser) stage(p *Pipeline, k, v *yaml.Node) *Stage {
 			inputsNode = val
 		case "params":
 			paramsNode = val
+		case "shards":
+			shardsNode = val
 		}
 	})
 	if inputsNode != nil {
@@ -243,6 +248,9 @@ func (ps *parser) stage(p *Pipeline, k, v *yaml.Node) *Stage {
 		ps.paramErrors(err, line, where)
 	}
 	st.Params = params
+	if shardsNode != nil {
+		st.Shards = ps.shards(st, shardsNode, where)
+	}
 	if st.Kind.CheckInputs != nil {
 		if err := st.Kind.CheckInputs(st.Inputs); err != nil {
 			line := st.Line

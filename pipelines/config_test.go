@@ -147,7 +147,7 @@ stages:
   s:
     kind: emit
     input: [in.txt]
-`, []string{`pipeline.yaml:5: stage "s": unknown key "input" in the stage (known: kind, doc, inputs, params)`}},
+`, []string{`pipeline.yaml:5: stage "s": unknown key "input" in the stage (known: kind, doc, inputs, params, shards)`}},
 		{"unknown input stage", `name: x
 stages:
   a:

@@ -41,6 +41,11 @@ type Kind struct {
 	// not rerun them.
 	ReadsReports bool
 
+	// Shard, if set, makes the kind shardable: a stage may say "shards: N"
+	// to split its work into N independent pieces (run one after another
+	// here, on many workers by a distributed runner) merged into one dataset.
+	Shard *Sharding
+
 	// Run does the work: it reads env.Inputs and writes the output dataset
 	// into env.OutDir, its manifest last (Env.WriteManifest). It must return
 	// promptly with ctx.Err() once ctx is cancelled.

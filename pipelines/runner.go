@@ -113,7 +113,7 @@ func (r *Runner) Run(ctx context.Context, p *Pipeline, opts RunOptions) ([]Resul
 				OutDir: p.OutDir(st.Name)})
 			continue
 		}
-		res, m := r.runStage(ctx, p, st, outs, force[st.Name], log.With("stage", st.Name))
+		res, m := r.runStage(ctx, p, st, outs, force[st.Name], force[st.Name], log.With("stage", st.Name))
 		results = append(results, res)
 		if res.Err != nil {
 			runErr = fmt.Errorf("stage %q (kind %s): %w", st.Name, st.Kind.Name, res.Err)
@@ -134,8 +134,10 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
+// runStage runs one stage whose input stages' manifests are in outs.
+// forceShards reruns the cached shards of a sharded stage (see execute).
 func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[string]*datasets.Manifest,
-	force bool, log *slog.Logger) (Result, *datasets.Manifest) {
+	force, forceShards bool, log *slog.Logger) (Result, *datasets.Manifest) {
 	dir := p.OutDir(st.Name)
 	res := Result{Stage: st.Name, Kind: st.Kind.Name, OutDir: dir}
 	start := time.Now()
@@ -153,7 +155,7 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 	if err != nil {
 		return fail(err)
 	}
-	hash, err := InputHash(ctx, st.Kind, st.Params, inputs)
+	hash, err := stageHash(ctx, st, inputs)
 	if err != nil {
 		return fail(err)
 	}
@@ -187,7 +189,7 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 		OutDir: dir, InputHash: hash, Log: log, Progress: r.progress(st.Name, log),
 	}
 	log.Info("stage start", "kind", st.Kind.Name, "dir", dir)
-	if err := runKind(ctx, st.Kind, env); err != nil {
+	if err := r.execute(ctx, p, st, env, forceShards); err != nil {
 		return fail(err)
 	}
 	m, err := datasets.Verify(dir)
@@ -201,6 +203,7 @@ func (r *Runner) runStage(ctx context.Context, p *Pipeline, st *Stage, outs map[
 		return fail(err)
 	}
 	os.Remove(markerPath)
+	removeShards(p, st, log)
 	res.Status, res.Rows, res.Duration = StatusRan, m.Rows, time.Since(start)
 	log.Info("stage done", "kind", st.Kind.Name, "rows", m.Rows, "seconds", res.Duration.Seconds())
 	return res, m
