@@ -74,7 +74,7 @@ func writeDataset(dir string, sum *Summary, st settings) error {
 		"handicap": strconv.Itoa(st.Handicap), "max_moves": strconv.Itoa(st.MaxMoves),
 		"a_wins": strconv.Itoa(s.Wins), "a_losses": strconv.Itoa(s.Losses), "draws": strconv.Itoa(s.Draws),
 		"a_score": fmt.Sprintf("%.4f", s.Score), "a_score_ci95": fmt.Sprintf("%.4f-%.4f", s.Low, s.High),
-		"a_elo": formatElo(float64(s.Elo)), "a_elo_ci95": formatElo(float64(s.EloLow)) + " to " + formatElo(float64(s.EloHigh)),
+		"a_elo": FormatElo(float64(s.Elo)), "a_elo_ci95": FormatElo(float64(s.EloLow)) + " to " + FormatElo(float64(s.EloHigh)),
 	}})
 	return err
 }

@@ -40,6 +40,10 @@ type Options struct {
 	Seed uint64
 	// OutDir receives match.json, games/ and results.json.
 	OutDir string
+	// Programs maps a program name, the first word of A or B, to the
+	// path that starts it. The settings keep the name, so a match whose
+	// binary was rebuilt elsewhere (go run) still resumes.
+	Programs map[string]string
 	// Progress counts finished games (nil: none); Log gets a line per
 	// game (nil: none).
 	Progress Progress
@@ -232,12 +236,12 @@ func readResult(dir string, i int) (*Result, error) {
 
 // playAll starts both engines and plays the games whose results are nil.
 func playAll(ctx context.Context, o *Options, results []*Result, todo int) (err error) {
-	a, err := startEngine(ctx, o.A)
+	a, err := startEngine(ctx, o.A, o.Programs)
 	if err != nil {
 		return err
 	}
 	defer a.close()
-	b, err := startEngine(ctx, o.B)
+	b, err := startEngine(ctx, o.B, o.Programs)
 	if err != nil {
 		return err
 	}
@@ -294,8 +298,11 @@ type engine struct {
 	seedable bool
 }
 
-func startEngine(ctx context.Context, cmdline string) (*engine, error) {
+func startEngine(ctx context.Context, cmdline string, programs map[string]string) (*engine, error) {
 	argv := strings.Fields(cmdline)
+	if path, ok := programs[argv[0]]; ok {
+		argv[0] = path
+	}
 	e, err := gtp.Start(ctx, argv[0], argv[1:]...)
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)

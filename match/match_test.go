@@ -289,3 +289,28 @@ func TestMatchBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchPrograms: a program name mapped to a path starts that path,
+// and match.json keeps the name, so the same match resumes when the
+// binary lives elsewhere.
+func TestMatchPrograms(t *testing.T) {
+	lz := lifezeroEngine(t)
+	out := t.TempDir()
+	o := Options{A: "lz-engine --no-resign", B: "lz-engine", Games: 1, Size: 9, Komi: 7.5, OutDir: out,
+		Programs: map[string]string{"lz-engine": lz}}
+	sum, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Games) != 1 || sum.Skipped != 0 {
+		t.Fatalf("%d games, %d skipped; want 1 played", len(sum.Games), sum.Skipped)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "match.json"))
+	if err != nil || !strings.Contains(string(data), `"lz-engine --no-resign"`) || strings.Contains(string(data), lz) {
+		t.Errorf("match.json should name the program, not its path (%v):\n%s", err, data)
+	}
+	o.Programs = map[string]string{"lz-engine": "/nonexistent/moved"} // nothing left to play: not started
+	if sum, err := Run(context.Background(), o); err != nil || sum.Skipped != 1 {
+		t.Errorf("resume with the binary elsewhere: skipped %d, err %v", sum.Skipped, err)
+	}
+}

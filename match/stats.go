@@ -94,10 +94,12 @@ func Elo(s float64) float64 {
 func (s Stats) String() string {
 	return fmt.Sprintf("%d games: %d wins, %d losses, %d draws; score %.3f (95%% CI %.3f-%.3f); Elo %s (95%% CI %s to %s)",
 		s.Games, s.Wins, s.Losses, s.Draws, s.Score, s.Low, s.High,
-		formatElo(float64(s.Elo)), formatElo(float64(s.EloLow)), formatElo(float64(s.EloHigh)))
+		FormatElo(float64(s.Elo)), FormatElo(float64(s.EloLow)), FormatElo(float64(s.EloHigh)))
 }
 
-func formatElo(e float64) string {
+// FormatElo writes a rating difference as "+12" or "-340", "+inf",
+// "-inf" for the infinite ones and "n/a" for none.
+func FormatElo(e float64) string {
 	switch {
 	case math.IsInf(e, 1):
 		return "+inf"

@@ -21,6 +21,7 @@ func newRegistry() (*pipelines.Registry, error) {
 		movepredKind(),
 		reportKind(),
 		owlKind(),
+		matchKind(),
 	)
 }
 
