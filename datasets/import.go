@@ -50,6 +50,11 @@ type ImportOptions struct {
 	// OnSkip, if set, is called with every game that is not written, with
 	// where it is and why.
 	OnSkip func(SkippedGame)
+	// RecordEmptyAppend makes AppendRecords record an append that adds no
+	// game (as one empty file), so that the games of the last append are
+	// known to be none; by default such an append leaves the dataset as it
+	// was.
+	RecordEmptyAppend bool
 }
 
 // SkippedGame is a game (or stray text) left out of an import.

@@ -38,8 +38,8 @@ const (
 // only once they are complete. Until then readers see the dataset as it
 // was; a killed append leaves only unlisted files, which the next append
 // overwrites or removes, so rerunning the same command resumes it. An
-// append that finds no new game leaves the dataset untouched. Two appends
-// must not run on one dataset at once.
+// append that finds no new game leaves the dataset untouched (unless
+// opts.RecordEmptyAppend). Two appends must not run on one dataset at once.
 func AppendRecords(ctx context.Context, opts ImportOptions) (*Manifest, ImportSummary, error) {
 	if err := opts.check(); err != nil {
 		return nil, ImportSummary{}, err
@@ -73,11 +73,16 @@ func AppendRecords(ctx context.Context, opts ImportOptions) (*Manifest, ImportSu
 	if err := imp.run(ctx); err != nil {
 		return nil, imp.sum, err
 	}
-	if imp.sum.Written == 0 {
+	if imp.sum.Written == 0 && !opts.RecordEmptyAppend {
 		return base, imp.sum, nil
 	}
 	if imp.gb.Len() > 0 {
 		if err := writeGameBatch(imp.w, imp.gb); err != nil {
+			return nil, imp.sum, err
+		}
+	}
+	if len(imp.w.files) == 0 { // an empty append: one empty file, as Commit would make
+		if err := imp.w.openFile(); err != nil {
 			return nil, imp.sum, err
 		}
 	}

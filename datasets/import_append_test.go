@@ -105,6 +105,21 @@ func TestAppendRecords(t *testing.T) {
 	if err != nil || sum.Written != 0 || sum.Skipped[SkipDuplicateID] != 5 || sum.Skipped[SkipDuplicateMoves] != 2 || !bytes.Equal(before, after) {
 		t.Errorf("second append: %+v, %v; manifest changed: %t", sum, err, !bytes.Equal(before, after))
 	}
+	// Recorded, the empty append is the last one, and its view is empty.
+	m, _, err = AppendRecords(ctx, ImportOptions{Inputs: []string{in}, OutDir: dir, RecordEmptyAppend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, files := LastAppend(m); k != 2 || len(files) != 1 || m.Rows != 6 {
+		t.Fatalf("empty append recorded as %d %v, %d rows", k, files, m.Rows)
+	}
+	view = filepath.Join(t.TempDir(), "empty")
+	if _, err := AppendedView(dir, view); err != nil {
+		t.Fatal(err)
+	}
+	if g, _, err := ReadGames(ctx, view); err != nil || len(g) != 0 {
+		t.Errorf("view of the empty append: %d games, %v", len(g), err)
+	}
 }
 
 // An append that is interrupted leaves the dataset as it was; the rerun

@@ -31,12 +31,13 @@ func cmdRecords(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("records import",
-		"records import --out DIR [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--max N] [--skip-bad] PATH...", stderr)
+		"records import --out DIR [--append] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--max N] [--skip-bad] PATH...", stderr)
 	out := fs.String("out", "", "write the games dataset to `DIR` (required)")
 	from := fs.String("from", "", "keep games dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)")
 	to := fs.String("to", "", "keep games dated on or before `DATE`")
 	maxGames := fs.Int("max", 0, "stop after `N` games (0: all)")
 	skipBad := fs.Bool("skip-bad", false, "skip malformed games instead of failing")
+	appendTo := fs.Bool("append", false, "add the games to the games dataset in DIR, skipping those it holds (same game id or same moves); atomic, rerun to resume")
 	paths, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -52,17 +53,47 @@ func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writ
 	if isTerminal(stderr) {
 		pr = pipelines.NewBarProgress(stderr, "import")
 	}
-	m, err := datasets.ImportRecords(ctx, datasets.ImportOptions{
+	opts := datasets.ImportOptions{
 		Inputs: paths, OutDir: *out, FromDate: *from, ToDate: *to, MaxGames: *maxGames, SkipBad: *skipBad,
 		Stage:    "records-import",
 		Progress: bytesProgress(pr, "SGF bytes"),
 		OnSkip:   func(s datasets.SkippedGame) { log.Warn("game skipped", slog.String("where", s.String())) },
-	})
+	}
+	if *appendTo {
+		m, sum, err := datasets.AppendRecords(ctx, opts)
+		pr.Finish()
+		if err != nil {
+			return nameSkipBad(err, "add --skip-bad")
+		}
+		return printAppendSummary(stdout, m, sum, *out)
+	}
+	m, err := datasets.ImportRecords(ctx, opts)
 	pr.Finish()
 	if err != nil {
 		return nameSkipBad(err, "add --skip-bad")
 	}
 	return printImportSummary(stdout, m, *out)
+}
+
+// printAppendSummary reports one append: what it added, what it skipped
+// and why, and the dataset's size after it.
+func printAppendSummary(w io.Writer, m *datasets.Manifest, s datasets.ImportSummary, dir string) error {
+	fmt.Fprintf(w, "appended %d games from %d files (%d game trees read) to %s: now %d rows in %d files\n",
+		s.Written, s.Files, s.Read, dir, m.Rows, len(m.Files))
+	printSkips(w, s.Skipped)
+	return nil
+}
+
+// printSkips lists skip counts by reason, in reason order.
+func printSkips(w io.Writer, skipped map[string]int) {
+	reasons := make([]string, 0, len(skipped))
+	for r := range skipped {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(w, "  skipped %d: %s\n", skipped[r], r)
+	}
 }
 
 // skipBadHint is how package datasets tells its callers to set
@@ -99,13 +130,6 @@ func printImportSummary(w io.Writer, m *datasets.Manifest, dir string) error {
 	if s.Duplicates > 0 {
 		fmt.Fprintf(w, "  %d duplicate game ids\n", s.Duplicates)
 	}
-	reasons := make([]string, 0, len(s.Skipped))
-	for r := range s.Skipped {
-		reasons = append(reasons, r)
-	}
-	sort.Strings(reasons)
-	for _, r := range reasons {
-		fmt.Fprintf(w, "  skipped %d: %s\n", s.Skipped[r], r)
-	}
+	printSkips(w, s.Skipped)
 	return nil
 }

@@ -35,7 +35,8 @@ func featuresTrainKind() pipelines.Kind {
 		Name: "features-train",
 		Doc: "Trains a feature model (bt: Bradley-Terry by minorization-maximization, lfr: latent factor " +
 			"ranking, its pairs drawn uniformly, by softmax or by WARP, fbt: factorization Bradley-Terry) " +
-			"on movecands datasets with the same feature set. " +
+			"on movecands datasets with the same feature set; an input that is a features-train output " +
+			"(lfr, fbt) is a warm start: training continues from its weights. " +
 			"Writes model.weights and features.json, and a report section with the loss curve.",
 		Version:     1,
 		Params:      featuresTrainParams{defaultFeatureTrainConfig()},
@@ -50,17 +51,30 @@ func runFeaturesTrain(ctx context.Context, env *pipelines.Env) error {
 		return err
 	}
 	var dirs []string
+	initDir := ""
 	for _, in := range env.Inputs {
-		if in.Manifest == nil || in.Manifest.Kind != datasets.MoveCandsKind {
-			return fmt.Errorf("input %s: want movecands datasets", in.Path)
+		switch {
+		case in.Manifest != nil && in.Manifest.Kind == featureModelKind && initDir == "":
+			initDir = in.Path
+		case in.Manifest != nil && in.Manifest.Kind == featureModelKind:
+			return fmt.Errorf("input %s: a second feature model; give at most one to warm-start from", in.Path)
+		case in.Manifest == nil || in.Manifest.Kind != datasets.MoveCandsKind:
+			return fmt.Errorf("input %s: want movecands datasets, and at most one features-train output to warm-start from", in.Path)
+		default:
+			dirs = append(dirs, in.Path)
 		}
-		dirs = append(dirs, in.Path)
 	}
 	d, err := movecands.Open(dirs...)
 	if err != nil {
 		return err
 	}
-	o, err := trainFeatureModel(ctx, d, p.FeatureTrainConfig, env.Progress, env.Log)
+	cfg := p.FeatureTrainConfig
+	if initDir != "" {
+		if cfg.init, err = loadWarmStart(initDir, d.Features(), cfg.Model); err != nil {
+			return err
+		}
+	}
+	o, err := trainFeatureModel(ctx, d, cfg, env.Progress, env.Log)
 	if err != nil {
 		return err
 	}
@@ -119,4 +133,21 @@ func sameFeatureSet(a, b *features.Extractor) bool {
 		}
 	}
 	return true
+}
+
+// loadWarmStart reads the model of a features-train output that a stage
+// continues training (lfr and fbt): a model of the kind being trained, on
+// the data's feature set.
+func loadWarmStart(dir string, set *features.Extractor, model string) (train.Model, error) {
+	if model == "bt" {
+		return nil, fmt.Errorf("input %s: a warm start applies to lfr and fbt, not bt", dir)
+	}
+	m, err := loadFeatureModel(dir, set)
+	if err != nil {
+		return nil, err
+	}
+	if m.Name() != model {
+		return nil, fmt.Errorf("input %s: a %s model, and the stage trains %s", dir, m.Name(), model)
+	}
+	return m, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,6 +24,7 @@ type moveCandsParams struct {
 	LearnShapes       int64  `yaml:"learn_shapes" help:"learn the large shape patterns (sizes 5-14) seen at least this often in the played moves of the sampled games (0: no shapes); not with a feature-set input"`
 	Pattern3Liberties bool   `yaml:"pattern3_liberties" help:"3x3 patterns carry the liberties (1, 2, 3+) of adjacent blocks; not with a feature-set input"`
 	RowsPerFile       int64  `yaml:"rows_per_file" help:"positions per Arrow file (0: 10000)"`
+	AppendedOnly      bool   `yaml:"appended_only" help:"read only the games that the last append to each games input added (a records-import stage with append: true); false reads all its games"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -102,6 +104,14 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 	if len(gameDirs) == 0 {
 		return fmt.Errorf("no games dataset among the inputs")
 	}
+	if p.AppendedOnly {
+		views, cleanup, err := appendedViews(gameDirs)
+		defer cleanup()
+		if err != nil {
+			return err
+		}
+		gameDirs = views
+	}
 	if set == nil {
 		if set, err = features.New(features.Config{Pattern3Liberties: p.Pattern3Liberties}); err != nil {
 			return err
@@ -137,4 +147,22 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 		return err
 	}
 	return env.WriteManifest(m)
+}
+
+// appendedViews returns, for each games dataset in dirs, a temporary games
+// dataset of the games its last append added; cleanup removes them.
+func appendedViews(dirs []string) (views []string, cleanup func(), err error) {
+	tmp, err := os.MkdirTemp("", "lifezero-appended-*")
+	if err != nil {
+		return nil, func() {}, fmt.Errorf("appended_only: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	for i, dir := range dirs {
+		view := filepath.Join(tmp, fmt.Sprint(i))
+		if _, err := datasets.AppendedView(dir, view); err != nil {
+			return nil, cleanup, fmt.Errorf("appended_only: %w", err)
+		}
+		views = append(views, view)
+	}
+	return views, cleanup, nil
 }
