@@ -14,7 +14,7 @@ func newRegistry() (*pipelines.Registry, error) {
 		recordsImportKind(),
 		problemsKind(),
 		solveKind(),
-		selfplayKind(),
+		withSelfplayShards(selfplayKind()),
 		trainKind(),
 		moveCandsKind(),
 		featuresTrainKind(),
@@ -22,6 +22,7 @@ func newRegistry() (*pipelines.Registry, error) {
 		reportKind(),
 		owlKind(),
 		matchKind(),
+		rztKind(),
 	)
 }
 

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"lifezero/datasets"
+	"lifezero/evaluate"
+	"lifezero/internal/atomicfile"
+	"lifezero/pipelines"
+)
+
+// rztFile is the rzt stage's data file: a row per problem as JSON.
+const rztFile = "rzt.json"
+
+type rztParams struct {
+	Budget    int    `yaml:"budget" help:"most nodes per solve (each problem is solved twice); the papers' limit is 500000"`
+	Evaluator string `yaml:"evaluator" help:"move ordering (as the solve stage's)"`
+	Timeout   string `yaml:"timeout" help:"stop each solve after this long, a Go duration such as 5m (empty: no limit)"`
+}
+
+func (p *rztParams) Validate() error {
+	_, err := p.config()
+	return err
+}
+
+func (p *rztParams) config() (evaluate.SolveConfig, error) {
+	cfg := evaluate.SolveConfig{Algo: evaluate.AlgoMCTS, Budget: p.Budget, Evaluator: p.Evaluator}
+	if p.Budget <= 0 {
+		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", p.Budget)}
+	}
+	if p.Timeout != "" {
+		d, err := time.ParseDuration(p.Timeout)
+		if err != nil || d <= 0 {
+			return cfg, &pipelines.ParamError{Key: "timeout", Msg: fmt.Sprintf("%q: want a positive Go duration such as 30s or 5m", p.Timeout)}
+		}
+		cfg.Timeout = d
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, &pipelines.ParamError{Key: "evaluator", Msg: err.Error()}
+	}
+	return cfg, nil
+}
+
+func rztKind() pipelines.Kind {
+	return pipelines.Kind{
+		Name: "rzt",
+		Doc: "Solves the L&D problems of its path inputs without and with the RZ pattern table (mcts form), the table's " +
+			"traffic also replayed through the linear and no-timestamp settings, and reports paper 000's Tables III/IV " +
+			"(simulations, entries, lookups, hits, comparisons, cost) beside the paper's figures and its Fig. 4 (traversal " +
+			"cost of LR-NT, LR-TS, TR-NT, TR-TS per problem).",
+		Version:     1,
+		Params:      rztParams{Budget: evaluate.DefaultSolveBudget, Evaluator: evaluate.DefaultEvaluator},
+		CheckInputs: pathInputs,
+		Run:         runRZT,
+	}
+}
+
+func runRZT(ctx context.Context, env *pipelines.Env) error {
+	p, err := pipelines.ParamsAs[rztParams](env)
+	if err != nil {
+		return err
+	}
+	cfg, err := p.config()
+	if err != nil {
+		return err
+	}
+	var paths []string
+	for _, in := range env.Inputs {
+		paths = append(paths, in.Path)
+	}
+	tasks, err := loadSolveTasks(paths)
+	if err != nil {
+		return err
+	}
+	var rows []evaluate.RZTRow
+	env.Progress.Start(len(tasks), "problems")
+	err = evaluate.RZTProblems(ctx, tasks, cfg, func(r evaluate.RZTRow) error {
+		rows = append(rows, r)
+		env.Progress.Add(1)
+		return nil
+	})
+	env.Progress.Finish()
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(rows, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(env.OutDir, rztFile), append(data, '\n')); err != nil {
+		return err
+	}
+	settings := fmt.Sprintf("Solver: mcts, one thread, %s evaluator, budget %d nodes per solve.", p.Evaluator, p.Budget)
+	if err := evaluate.WriteRZTSection(env.OutDir, settings, rows); err != nil {
+		return err
+	}
+	e, err := env.FileEntry(rztFile, int64(len(rows)))
+	if err != nil {
+		return err
+	}
+	return env.WriteManifest(&datasets.Manifest{Kind: evaluate.RZTResultsKind, SchemaVersion: 1, Files: []datasets.FileEntry{e}})
+}
