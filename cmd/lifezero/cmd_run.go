@@ -12,12 +12,13 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run [FILE=pipeline.yaml] [--only STAGE] [--force STAGE] [--workdir DIR]", stderr)
+	fs := newFlagSet("run", "run [FILE=pipeline.yaml] [--only STAGE] [--force STAGE] [--workdir DIR] [--temporal HOST:PORT]", stderr)
 	var only, force stringList
 	fs.Var(&only, "only", "run only `STAGE` and the stages it needs (repeat or comma-separate for several)")
 	fs.Var(&force, "force", "rerun `STAGE` even if its output is cached (repeat or comma-separate for several)")
 	workdir := fs.String("workdir", "", "write stage outputs under `DIR` instead of the pipeline's workdir")
 	verbose := fs.Bool("v", false, "log debug messages")
+	temporal := addRunTemporalFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -40,6 +41,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *workdir != "" {
 		p.Workdir = *workdir
+	}
+	if temporal.hostPort != "" {
+		return runTemporal(ctx, temporal, p, file, only, force, *verbose, stdout, stderr)
 	}
 	runner := &pipelines.Runner{Log: newLogger(stderr, *verbose), NewProgress: progressFactory(stderr)}
 	results, runErr := runner.Run(ctx, p, pipelines.RunOptions{Only: only, Force: force})
