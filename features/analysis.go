@@ -44,6 +44,8 @@ type analysis struct {
 
 	queue  []game.Point
 	reader ladderReader
+	// noLadders is the extractor's Config.NoLadders.
+	noLadders bool
 
 	// base is the position's board with the ko point cleared, for reads
 	// where the opponent moves first; after is the board after the move
@@ -241,11 +243,24 @@ func (a *analysis) ladderDead(bi *blockInfo) bool {
 	if !bi.ladderRead {
 		b := a.baseBoard()
 		if bi.color == a.opp {
-			bi.ladderDead = a.reader.defenderDies(b, bi.head)
+			bi.ladderDead = a.defenderDies(b, bi.head)
 		} else {
-			bi.ladderDead = a.reader.attackerCaptures(b, bi.head)
+			bi.ladderDead = a.attackerCaptures(b, bi.head)
 		}
 		bi.ladderRead = true
 	}
 	return bi.ladderDead
+}
+
+// attackerCaptures reads whether the attacker, to move on b, captures the
+// block at p in a ladder; with Config.NoLadders nothing is read and the
+// block escapes.
+func (a *analysis) attackerCaptures(b *game.Board, p game.Point) bool {
+	return !a.noLadders && a.reader.attackerCaptures(b, p)
+}
+
+// defenderDies reads whether the block at h, its owner to move on b, dies
+// in a ladder; with Config.NoLadders nothing is read and it escapes.
+func (a *analysis) defenderDies(b *game.Board, h game.Point) bool {
+	return !a.noLadders && a.reader.defenderDies(b, h)
 }

@@ -18,6 +18,12 @@ type Config struct {
 	// Shapes is the vocabulary of large nested shape patterns (see
 	// LearnShapes). Nil means no shape features.
 	Shapes []ShapeCount
+	// NoLadders skips the ladder reads: every block counts as escaping,
+	// so the ladder ids never fire and captures, extensions and ataris
+	// take their not_ladder/other ids. The ids keep their meaning. A
+	// solver that extracts features at every node of a search saves a
+	// third of its time this way (the reads dominate the profile).
+	NoLadders bool
 }
 
 // DefaultConfig returns the configuration used when none is given: 3x3
@@ -241,6 +247,7 @@ func (e *Extractor) ExtractMoves(pos *game.Position, h History, moves []game.Poi
 func (e *Extractor) extract(pos *game.Position, h History, out *Moves) {
 	a := &out.a
 	a.reset(e.geos[pos.Size()], pos, h)
+	a.noLadders = e.cfg.NoLadders
 	if len(e.cfg.Shapes) > 0 {
 		a.shapes.fill(&pos.Board, a.me)
 	}

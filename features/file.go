@@ -39,6 +39,7 @@ type fileData struct {
 	NumFeatures       int            `json:"num_features"`
 	Diamonds          []DiamondCount `json:"diamonds"`
 	Shapes            []ShapeCount   `json:"shapes,omitempty"`
+	NoLadders         bool           `json:"no_ladders,omitempty"`
 }
 
 // WriteJSON writes the feature set in the file format above.
@@ -50,6 +51,7 @@ func (e *Extractor) WriteJSON(w io.Writer) error {
 		NumFeatures:       e.NumFeatures(),
 		Diamonds:          e.cfg.Diamonds,
 		Shapes:            e.cfg.Shapes,
+		NoLadders:         e.cfg.NoLadders,
 	}
 	if data.Diamonds == nil {
 		data.Diamonds = []DiamondCount{}
@@ -76,7 +78,7 @@ func ReadJSON(r io.Reader) (*Extractor, error) {
 	if data.Version != fileVersion {
 		return nil, fmt.Errorf("features: reading feature set: version %d, this program reads version %d", data.Version, fileVersion)
 	}
-	e, err := New(Config{Pattern3Liberties: data.Pattern3Liberties, Diamonds: data.Diamonds, Shapes: data.Shapes})
+	e, err := New(Config{Pattern3Liberties: data.Pattern3Liberties, Diamonds: data.Diamonds, Shapes: data.Shapes, NoLadders: data.NoLadders})
 	if err != nil {
 		return nil, fmt.Errorf("features: reading feature set: %w", err)
 	}

@@ -92,7 +92,7 @@ func (a *analysis) tactical(p game.Point, nb *neighbourhood, ids []int32) []int3
 	}
 	if nb.ownAtari > 0 && nb.nCaptured == 0 && nb.nLibsAfter >= 2 {
 		id := idExtensionNotLadder
-		if nb.nLibsAfter == 2 && a.reader.attackerCaptures(a.afterBoard(p), p) {
+		if nb.nLibsAfter == 2 && a.attackerCaptures(a.afterBoard(p), p) {
 			id = idExtensionLadder
 		}
 		ids = append(ids, id)
@@ -168,7 +168,7 @@ func (a *analysis) captureFeature(nb *neighbourhood) (int32, bool) {
 func (a *analysis) atariFeature(p game.Point, nb *neighbourhood) int32 {
 	after := a.afterBoard(p)
 	for _, o := range nb.opp[:nb.nOpp] {
-		if o.nlibs == 2 && a.reader.defenderDies(after, o.head) {
+		if o.nlibs == 2 && a.defenderDies(after, o.head) {
 			return idAtariLadder
 		}
 	}
@@ -193,11 +193,11 @@ func (a *analysis) ladderFeature(p game.Point, nb *neighbourhood) (int32, bool) 
 	case threatened && nb.nLibsAfter <= 1:
 		return idLadderStill, true
 	case threatened:
-		if a.reader.attackerCaptures(a.afterBoard(p), p) {
+		if a.attackerCaptures(a.afterBoard(p), p) {
 			return idLadderStill, true
 		}
 		return idLadderSave, true
-	case nb.ownAtari == 0 && nb.nLibsAfter == 2 && !a.quickSafe(p, nb) && a.reader.attackerCaptures(a.afterBoard(p), p):
+	case nb.ownAtari == 0 && nb.nLibsAfter == 2 && !a.quickSafe(p, nb) && a.attackerCaptures(a.afterBoard(p), p):
 		// Extensions from atari are the extension group's business.
 		return idLadderSelf, true
 	}

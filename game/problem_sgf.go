@@ -166,3 +166,33 @@ func (pr *Problem) inferGoals(root *sgf.Node) error {
 	pos.SetKoRule(living.Opponent(), PositionalSuperko)
 	return nil
 }
+
+// SetupPosition returns the position an SGF root node sets up: the board
+// size (SZ, default 19), the AB/AW stones and the side to move (PL, default
+// Black), with no history. The root's own moves and its children are not
+// played: a first-move tsumego file keeps the answer there.
+func SetupPosition(root *sgf.Node) (*Position, error) {
+	size := 19
+	if v, ok := root.Get("SZ"); ok {
+		var err error
+		if size, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+			return nil, fmt.Errorf("SZ[%s] is not a board size", v)
+		}
+	}
+	pos, err := NewPosition(size)
+	if err != nil {
+		return nil, err
+	}
+	if err := placeSetup(pos, root); err != nil {
+		return nil, err
+	}
+	if v, ok := root.Get("PL"); ok {
+		c, err := ParseColor(v)
+		if err != nil {
+			return nil, fmt.Errorf("PL: %w", err)
+		}
+		pos.SetToMove(c)
+	}
+	pos.ClearHistory()
+	return pos, nil
+}

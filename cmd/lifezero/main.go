@@ -11,6 +11,7 @@
 //	lifezero movepred --data DIR --model FILE...         move prediction of feature models
 //	lifezero gtp --features-model FILE | --net FILE      a GTP engine on stdin and stdout
 //	lifezero match --black CMD --white CMD --out DIR     games between two GTP engines
+//	lifezero tsumego train --out DIR COLLECTION         move priors for the solver from tsumego
 //	lifezero worker --temporal HOST:PORT                 run stages of pipelines submitted with run --temporal
 //	lifezero version                                     print the version
 //
@@ -51,6 +52,7 @@ func commands() []command {
 		{"movepred", "move prediction: " + movepredSynopsis, cmdMovepred},
 		{"gtp", "GTP engine on stdin/stdout: " + gtpSynopsis, cmdGtp},
 		{"match", "games between two GTP engines: " + matchSynopsis, cmdMatch},
+		{"tsumego", "life-and-death move knowledge: " + tsumegoSynopsis, cmdTsumego},
 		{"worker", "run pipeline stages for Temporal: " + workerSynopsis, cmdWorker},
 		{"version", "print the version", cmdVersion},
 	}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"lifezero/features"
+	"lifezero/game"
+	"lifezero/train"
+	"lifezero/tsumego"
+)
+
+const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] COLLECTION"
+
+func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "train" {
+		return usagef("want a subcommand: %s", tsumegoSynopsis)
+	}
+	fs := newFlagSet("tsumego train", tsumegoSynopsis, stderr)
+	out := fs.String("out", "", "write the model directory `DIR` (model.weights, features.json, tsumego.json): the solver's --features-model")
+	var exclude stringList
+	fs.Var(&exclude, "exclude", "problem `DIR`s (or files) to be measured: training problems whose stones appear in one of their positions are left out (repeatable)")
+	folds := fs.Int("folds", 9, "measure the model's move prediction by `K`-fold cross-validation before the final fit on all")
+	noLD := fs.Bool("no-ld", false, "train without the life-and-death features (an ablation)")
+	ladders := fs.Bool("ladders", false, "read ladders for the ladder features (a third of the solver's time per node; off, the ladder ids never fire)")
+	iters := fs.Int("iterations", train.DefaultBTConfig().MaxIterations, "at most `N` MM iterations")
+	rest, err := parseArgs(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) != 1:
+		return usagef("tsumego train: name one collection directory of first-move .sgf problems")
+	case *out == "":
+		return usagef("tsumego train: --out DIR is required")
+	case *folds < 2:
+		return usagef("tsumego train: --folds %d: want at least 2", *folds)
+	case *iters < 1:
+		return usagef("tsumego train: --iterations %d: want at least 1", *iters)
+	}
+	problems, err := tsumego.Load(rest[0])
+	if err != nil {
+		return err
+	}
+	kept, dropped, err := excludeMeasured(problems, exclude)
+	if err != nil {
+		return err
+	}
+	setCfg := features.DefaultConfig()
+	setCfg.NoLadders = !*ladders
+	set, err := features.New(setCfg)
+	if err != nil {
+		return err
+	}
+	cfg := tsumego.TrainConfig{Folds: *folds, NoLD: *noLD, BT: train.DefaultBTConfig()}
+	cfg.BT.MaxIterations = *iters
+	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
+	if err != nil {
+		return err
+	}
+	meta.Source, meta.Excluded = rest[0], dropped
+	if err := tsumego.Save(*out, model, set, meta); err != nil {
+		return err
+	}
+	a := meta.CrossValidated
+	fmt.Fprintf(stdout, "tsumego: %d problems (%d left out as measured positions)\n", len(problems), len(dropped))
+	fmt.Fprintf(stdout, "%d-fold cross-validation: top-1 %.1f%%, top-3 %.1f%%, mean rank %.2f of %.1f moves (uniform top-1 %.1f%%)\n",
+		meta.Folds, 100*a.Top1, 100*a.Top3, a.MeanRank, a.MeanMoves, 100*a.UniformTop1)
+	fmt.Fprintf(stdout, "model on all %d problems (%d MM iterations) written to %s\n", meta.Problems, meta.Iterations, *out)
+	return nil
+}
+
+// excludeMeasured drops the problems whose stones appear in a position to
+// be measured (see tsumego.Contains), returning the kept ones and the
+// dropped names.
+func excludeMeasured(problems []tsumego.Problem, paths []string) ([]tsumego.Problem, []string, error) {
+	var measured []*game.Problem
+	for _, path := range paths {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--exclude: %w", err)
+		}
+		if st.IsDir() {
+			prs, err := game.LoadProblemDir(path)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--exclude: %w", err)
+			}
+			measured = append(measured, prs...)
+			continue
+		}
+		pr, err := game.LoadProblem(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--exclude: %w", err)
+		}
+		measured = append(measured, pr)
+	}
+	var kept []tsumego.Problem
+	var dropped []string
+	for _, p := range problems {
+		hit := ""
+		for _, m := range measured {
+			if tsumego.Contains(m.Start, p) {
+				hit = m.ID
+				break
+			}
+		}
+		if hit != "" {
+			dropped = append(dropped, p.Name+" (in "+strings.TrimSuffix(filepath.Base(hit), ".json")+")")
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return kept, dropped, nil
+}

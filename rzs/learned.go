@@ -1,0 +1,67 @@
+package rzs
+
+import (
+	"math"
+
+	"lifezero/game"
+)
+
+// MoveRanker scores a position's candidate moves for its side to move;
+// a higher score means a move more likely to be right. A feature model
+// trained on life-and-death problems (package tsumego) is one.
+type MoveRanker interface {
+	Rank(pos *game.Position, moves []game.Point, scores []float64) error
+}
+
+// Learned is an evaluator whose move priors come from a learned ranker on
+// top of a base evaluator: the base's value, the base's pass share, and the
+// board moves' priors reweighted by the ranker's scores. Like every
+// evaluator it only orders the search.
+type Learned struct {
+	Base   Evaluator
+	Ranker MoveRanker
+	// Weight is the exponent on the ranker's scores (0 means 1): a
+	// Bradley-Terry score is a strength, so the prior of a move becomes
+	// base prior x strength^Weight, renormalised.
+	Weight float64
+	// Replace drops the base's board-move priors and keeps the ranker's
+	// alone (an ablation).
+	Replace bool
+}
+
+// Evaluate implements Evaluator.
+func (l Learned) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
+	priors, value := l.Base.Evaluate(pos, pr, moves)
+	scores := make([]float64, len(moves))
+	if err := l.Ranker.Rank(pos, moves, scores); err != nil {
+		// The moves come from the solver's legal-move generation, so this
+		// does not happen; the base's priors are still a sound ordering.
+		return priors, value
+	}
+	w := l.Weight
+	if w == 0 {
+		w = 1
+	}
+	var mass, sum float64
+	for i, m := range moves {
+		if m == game.Pass {
+			continue
+		}
+		mass += float64(priors[i])
+		s := math.Pow(scores[i], w)
+		if !l.Replace {
+			s *= float64(priors[i])
+		}
+		scores[i] = s
+		sum += s
+	}
+	if sum <= 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
+		return priors, value
+	}
+	for i, m := range moves {
+		if m != game.Pass {
+			priors[i] = float32(mass * scores[i] / sum)
+		}
+	}
+	return priors, value
+}

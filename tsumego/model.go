@@ -1,0 +1,190 @@
+package tsumego
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"lifezero/features"
+	"lifezero/game"
+	"lifezero/internal/atomicfile"
+	"lifezero/internal/readfile"
+	"lifezero/train"
+)
+
+// The files of a model directory: the weights and the feature set as the
+// features-train stage writes them (so the GTP engine can load the same
+// directory), and Meta.
+const (
+	WeightsFile    = "model.weights"
+	FeatureSetFile = "features.json"
+	MetaFile       = "tsumego.json"
+)
+
+// Meta says how a model directory was trained.
+type Meta struct {
+	Source         string   `json:"source"`          // the collection trained on
+	Problems       int      `json:"problems"`        // problems trained on (the final model)
+	Excluded       []string `json:"excluded"`        // problems left out because a measured position contains them
+	LDFeatures     int      `json:"ld_features"`     // NumLD, or 0 when trained without them
+	Folds          int      `json:"folds"`           // cross-validation folds
+	CrossValidated Accuracy `json:"cross_validated"` // every problem predicted by a model that did not see it
+	Iterations     int      `json:"iterations"`
+}
+
+// TrainConfig configures Train.
+type TrainConfig struct {
+	Folds int  // cross-validation folds measuring the model (0: 9)
+	NoLD  bool // train on the Fuego-style features only (an ablation)
+	BT    train.BTConfig
+}
+
+// Train fits a Bradley-Terry model to problems. It measures the model's
+// move prediction by k-fold cross-validation first (problem i is in fold
+// i mod k; each fold is predicted by a model fitted on the others, so no
+// problem is measured by a model that saw it), then returns the model
+// fitted on all of them. The feature set is set, followed by the LD
+// features.
+func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg TrainConfig) (*train.BTModel, Meta, error) {
+	k := cfg.Folds
+	if k <= 0 {
+		k = 9
+	}
+	if k < 2 || k > len(problems) {
+		return nil, Meta{}, fmt.Errorf("tsumego: %d folds for %d problems", k, len(problems))
+	}
+	f := NewFeaturizer(set)
+	if cfg.NoLD {
+		f.LD = LD{Base: -1}
+	}
+	samples, err := f.Samples(problems)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	bt := cfg.BT
+	bt.NumFeatures = f.NumFeatures()
+	var folds []Accuracy
+	for fold := range k {
+		var fit, held train.Samples
+		for i, s := range samples {
+			if i%k == fold {
+				held = append(held, s)
+			} else {
+				fit = append(fit, s)
+			}
+		}
+		model, err := train.TrainBT(ctx, fit, bt)
+		if err != nil {
+			return nil, Meta{}, err
+		}
+		acc, err := Measure(ctx, held, model.Score)
+		if err != nil {
+			return nil, Meta{}, err
+		}
+		folds = append(folds, acc)
+	}
+	final, err := train.TrainBT(ctx, samples, bt)
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	meta := Meta{Problems: len(samples), Folds: k, CrossValidated: pool(folds), Iterations: final.Info.Epochs}
+	if !cfg.NoLD {
+		meta.LDFeatures = NumLD
+	}
+	return final, meta, nil
+}
+
+// pool combines the accuracies of disjoint sample sets.
+func pool(parts []Accuracy) Accuracy {
+	var a Accuracy
+	for _, p := range parts {
+		n := float64(p.Samples)
+		a.Samples += p.Samples
+		a.Top1 += n * p.Top1
+		a.Top3 += n * p.Top3
+		a.MeanRank += n * p.MeanRank
+		a.MeanMoves += n * p.MeanMoves
+		a.UniformTop1 += n * p.UniformTop1
+	}
+	if a.Samples > 0 {
+		n := float64(a.Samples)
+		a.Top1, a.Top3, a.MeanRank, a.MeanMoves, a.UniformTop1 = a.Top1/n, a.Top3/n, a.MeanRank/n, a.MeanMoves/n, a.UniformTop1/n
+	}
+	return a
+}
+
+// Save writes a model directory: the weights, the feature set and meta.
+func Save(dir string, m train.Model, set *features.Extractor, meta Meta) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("tsumego: %w", err)
+	}
+	if err := train.SaveModel(filepath.Join(dir, WeightsFile), m); err != nil {
+		return err
+	}
+	if err := set.Save(filepath.Join(dir, FeatureSetFile)); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return fmt.Errorf("tsumego: %w", err)
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, MetaFile), append(data, '\n'))
+}
+
+// Ranker scores a position's candidate moves by a model trained here. It is
+// safe for concurrent use.
+type Ranker struct {
+	f       Featurizer
+	model   train.Model
+	scratch sync.Pool
+}
+
+// Load reads a model directory written by Save.
+func LoadRanker(dir string) (*Ranker, Meta, error) {
+	var meta Meta
+	data, err := readfile.Read(filepath.Join(dir, MetaFile), readfile.MaxText)
+	if err != nil {
+		return nil, meta, fmt.Errorf("tsumego: %w", err)
+	}
+	if err := json.Unmarshal(data, &meta); err != nil {
+		return nil, meta, fmt.Errorf("tsumego: %s: %w", filepath.Join(dir, MetaFile), err)
+	}
+	if meta.LDFeatures != 0 && meta.LDFeatures != NumLD {
+		return nil, meta, fmt.Errorf("tsumego: %s: ld_features %d, this version has %d: retrain the model", filepath.Join(dir, MetaFile), meta.LDFeatures, NumLD)
+	}
+	set, err := features.Load(filepath.Join(dir, FeatureSetFile))
+	if err != nil {
+		return nil, meta, err
+	}
+	m, err := train.LoadModel(filepath.Join(dir, WeightsFile))
+	if err != nil {
+		return nil, meta, err
+	}
+	f := NewFeaturizer(set)
+	if meta.LDFeatures == 0 {
+		f.LD = LD{Base: -1}
+	}
+	if bt, ok := m.(*train.BTModel); ok && bt.NumFeatures() != f.NumFeatures() {
+		return nil, meta, fmt.Errorf("tsumego: %s: the model has %d features, its feature set %d", dir, bt.NumFeatures(), f.NumFeatures())
+	}
+	r := &Ranker{f: f, model: m}
+	r.scratch.New = func() any { return new(Scratch) }
+	return r, meta, nil
+}
+
+// Rank writes the model's score of each move (legal board moves or
+// game.Pass) for pos's side to move into scores.
+func (r *Ranker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
+	if len(scores) < len(moves) {
+		return errors.New("tsumego: Rank: scores shorter than moves")
+	}
+	s := r.scratch.Get().(*Scratch)
+	defer r.scratch.Put(s)
+	return r.f.Candidates(pos, moves, s, func(i int, ids []int32) {
+		scores[i] = r.model.Score(ids)
+	})
+}

@@ -1,0 +1,290 @@
+package tsumego
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"lifezero/features"
+	"lifezero/game"
+	"lifezero/internal/testdata"
+	"lifezero/rzs"
+	"lifezero/sgf"
+)
+
+// diagram builds a 9x9 position from rows of '.', 'X' (Black), 'O'
+// (White), Black to move.
+func diagram(t *testing.T, rows ...string) *game.Position {
+	t.Helper()
+	pos, err := game.NewPosition(len(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y, row := range rows {
+		for x, c := range strings.ReplaceAll(row, " ", "") {
+			switch c {
+			case 'X':
+				err = pos.Place(game.Black, pos.Point(x, y))
+			case 'O':
+				err = pos.Place(game.White, pos.Point(x, y))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return pos
+}
+
+func ldNames(pos *game.Position, m game.Point) []string {
+	l := LD{}
+	names := l.Names()
+	var out []string
+	for _, id := range l.Append(pos, m, nil) {
+		out = append(out, names[id])
+	}
+	return out
+}
+
+// TestLDFeatures checks the features against eye shapes whose vital
+// points every Go player knows: the middle of a straight three, the centre
+// of a bent three, and the points of a square four, none of which has a
+// vital point (all tie).
+func TestLDFeatures(t *testing.T) {
+	// White's straight three in the corner, Black to move.
+	straight := diagram(t,
+		"...O.....",
+		"OOOO.....",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........")
+	// Black's square four on the edge, Black to move.
+	square := diagram(t,
+		"X..X.....",
+		"X..X.....",
+		"XXXX.....",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........")
+	for _, tc := range []struct {
+		name   string
+		pos    *game.Position
+		x, y   int
+		want   []string
+		absent []string
+	}{
+		{"straight three middle", straight, 1, 0, []string{"ld_region:3:opp", "ld_vital:opp:3-4", "ld_libs:2", "ld_opp_libs:4+"}, nil},
+		{"straight three end", straight, 0, 0, []string{"ld_region:3:opp"}, []string{"ld_vital:opp:3-4"}},
+		{"square four", square, 1, 0, []string{"ld_region:4:own", "ld_own_weak:3+"}, []string{"ld_vital:own:3-4"}},
+		{"open board", square, 6, 6, []string{"ld_region:open:none", "ld_libs:4"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ldNames(tc.pos, tc.pos.Point(tc.x, tc.y))
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("features %v lack %s", got, w)
+				}
+			}
+			for _, w := range tc.absent {
+				if slices.Contains(got, w) {
+					t.Errorf("features %v have %s", got, w)
+				}
+			}
+		})
+	}
+}
+
+// TestContainsUnderSymmetry: a problem is found in every symmetric,
+// recoloured and (along a free edge) shifted copy of itself, and not in a
+// position missing one of its stones. (A shift onto an edge it did not
+// touch is not searched: the edge is part of a shape.)
+func TestContainsUnderSymmetry(t *testing.T) {
+	pos := diagram(t,
+		".........",
+		"..XXO....",
+		"XXOO.O...",
+		"OO.......",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........")
+	p := Problem{Name: "side", Position: pos}
+	for s := game.Symmetry(0); s < 8; s++ {
+		q := pos.Transformed(s)
+		if !Contains(q, p) {
+			t.Errorf("symmetry %d: not found", s)
+		}
+	}
+	shifted := diagram(t,
+		".........",
+		".........",
+		".........",
+		".........",
+		"..XXO....",
+		"XXOO.O...",
+		"OO.......",
+		".........",
+		".........")
+	if !Contains(shifted, p) {
+		t.Error("not found shifted along the left edge")
+	}
+	swapped := diagram(t,
+		".........",
+		"..OOX....",
+		"OOXX.X...",
+		"XX.......",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........")
+	if !Contains(swapped, p) {
+		t.Error("not found with the colours swapped")
+	}
+	missing := diagram(t,
+		".........",
+		"..XXO....",
+		"XXOO.....",
+		"OO.......",
+		".........",
+		".........",
+		".........",
+		".........",
+		".........")
+	if Contains(missing, p) {
+		t.Error("found in a position missing a stone")
+	}
+}
+
+// TestLoadRejectsBadFiles: a first move by the wrong side or on a stone
+// is an error naming the file.
+func TestLoadRejectsBadFiles(t *testing.T) {
+	for name, text := range map[string]string{
+		"wrong side": "(;SZ[9]PL[B]AB[aa]AW[bb];W[cc])",
+		"on a stone": "(;SZ[9]PL[B]AB[aa]AW[bb];B[bb])",
+		"no move":    "(;SZ[9]PL[B]AB[aa]AW[bb])",
+	} {
+		coll, err := sgf.ParseString(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, err := game.SetupPosition(coll[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := firstMove(pos, coll[0]); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestModelPredictsBookMoves trains on Cho Chikun's elementary problems and
+// checks by 3-fold cross-validation (each problem predicted by a model that
+// never saw it) that the model ranks the book's first move far above
+// chance, and better with the life-and-death features than without.
+func TestModelPredictsBookMoves(t *testing.T) {
+	problems, err := Load(testdata.Path(t, "tsumego", "cho-elementary"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 900 {
+		t.Fatalf("%d problems, want 900", len(problems))
+	}
+	cfg := features.DefaultConfig()
+	cfg.NoLadders = true
+	set, err := features.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top1 := map[bool]float64{}
+	for _, noLD := range []bool{false, true} {
+		tc := TrainConfig{NoLD: noLD, Folds: 3}
+		tc.BT.MaxIterations, tc.BT.Tolerance = 50, 1e-4
+		_, meta, err := Train(context.Background(), problems, set, tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := meta.CrossValidated
+		t.Logf("no-ld %v: cross-validated top-1 %.3f top-3 %.3f over %d (uniform %.3f)", noLD, a.Top1, a.Top3, a.Samples, a.UniformTop1)
+		if a.Top1 < 5*a.UniformTop1 {
+			t.Errorf("no-ld %v: top-1 %.3f is not far above chance %.3f", noLD, a.Top1, a.UniformTop1)
+		}
+		top1[noLD] = a.Top1
+	}
+	if top1[false] <= top1[true] {
+		t.Errorf("the life-and-death features do not help: top-1 %.3f with, %.3f without", top1[false], top1[true])
+	}
+}
+
+// TestSavedRankerGuidesSolver trains a small model, saves and reloads it,
+// checks that the reloaded ranker scores moves as the trained model does,
+// and proves two 19x19 problems with it as the solver's prior, each
+// result agreeing with the file's winner.
+func TestSavedRankerGuidesSolver(t *testing.T) {
+	problems, err := Load(testdata.Path(t, "tsumego", "cho-elementary"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.New(features.Config{Pattern3Liberties: true, NoLadders: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := TrainConfig{Folds: 2}
+	tc.BT.MaxIterations = 20
+	model, meta, err := Train(context.Background(), problems[:300], set, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Save(dir, model, set, meta); err != nil {
+		t.Fatal(err)
+	}
+	ranker, loaded, err := LoadRanker(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.LDFeatures != NumLD || loaded.Problems != 300 {
+		t.Errorf("meta after the round trip: %+v", loaded)
+	}
+	p := problems[0]
+	moves := Area(p.Position)
+	scores := make([]float64, len(moves))
+	if err := ranker.Rank(p.Position, moves, scores); err != nil {
+		t.Fatal(err)
+	}
+	smp, err := NewFeaturizer(set).Samples([]Problem{{Name: p.Name, Position: p.Position, Answer: moves[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range smp[0].Candidates {
+		if want := model.Score(c); math.Abs(want-scores[i]) > 1e-9*math.Abs(want) {
+			t.Fatalf("move %d: reloaded ranker scores %v, the trained model %v", i, scores[i], want)
+		}
+	}
+	for _, id := range []string{"027", "035"} {
+		pr, err := game.LoadProblem(testdata.Path(t, "problems", "cho19-dev", id+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := rzs.Learned{Base: rzs.LDB(), Ranker: ranker}
+		res := rzs.Solve(context.Background(), pr, rzs.Options{Budget: 50000, Evaluator: ev})
+		if res.Status == rzs.Unknown {
+			t.Errorf("%s: unproven in %d nodes", id, res.Nodes)
+			continue
+		}
+		if got := res.Status == rzs.Win; got != (pr.Living() == pr.Winner) {
+			t.Errorf("%s: %v for the living side %v, the file's winner is %v", id, res.Status, pr.Living(), pr.Winner)
+		}
+		t.Logf("%s: %v in %d nodes", id, res.Status, res.Nodes)
+	}
+}
