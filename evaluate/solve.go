@@ -80,6 +80,12 @@ type SolveConfig struct {
 	Net      rzs.Evaluator
 	NetCheck func(*game.Problem) error
 	NetName  string
+	// Ranker, when set, reweights the evaluator's move priors by a learned
+	// move ranker (rzs.Learned; for example a model of package tsumego,
+	// loaded by the caller); RankerName names it in the results, which
+	// record the evaluator as "<evaluator>+<RankerName>".
+	Ranker     rzs.MoveRanker
+	RankerName string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
@@ -125,6 +131,18 @@ func (c SolveConfig) withDefaults() SolveConfig {
 		}
 	}
 	return c
+}
+
+// recordedEvaluator is the evaluator as the results name it.
+func (c SolveConfig) recordedEvaluator() string {
+	if c.Ranker == nil {
+		return c.Evaluator
+	}
+	name := c.RankerName
+	if name == "" {
+		name = "ranker"
+	}
+	return c.Evaluator + "+" + name
 }
 
 // EvaluatorNames lists the built-in evaluators' names.
@@ -198,6 +216,9 @@ func (c SolveConfig) options() rzs.Options {
 	}
 	if c.Net != nil {
 		o.Evaluator = c.Net
+	}
+	if c.Ranker != nil {
+		o.Evaluator = rzs.Learned{Base: o.Evaluator, Ranker: c.Ranker}
 	}
 	if c.MaxMemory > 0 {
 		o.MaxMemory = c.MaxMemory

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"lifezero/evaluate"
 	"lifezero/neteval"
 	"lifezero/rzs"
+	"lifezero/tsumego"
 )
 
 const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs|dfpn] [--no-rz] [--no-tt] [--evaluator ldb|ld|heuristic|...] " +
@@ -32,6 +34,8 @@ type solveFlags struct {
 	overwrite bool
 	net       string
 	netMode   string
+	priors    string
+	profile   string
 	paths     []string
 }
 
@@ -45,6 +49,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.DefaultEvaluator, "move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform")
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
 	fs.StringVar(&f.netMode, "net-mode", "ftl", "network value: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)")
+	fs.StringVar(&f.priors, "features-model", "", "reweight the evaluator's move priors by the tsumego feature model in `DIR` (lifezero tsumego train)")
 	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree; the mcts form's default), linear, or none")
 	fs.BoolVar(&f.cfg.RZTNoTimestamps, "rzt-nt", false, "pattern table without timestamps (compare every entry at every lookup)")
 	fs.BoolVar(&f.cfg.RZTSymmetric, "rzt-sym", false, "pattern table also matches the problem's board symmetries")
@@ -66,6 +71,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
 	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
 	fs.StringVar(&f.out, "out", "", "write a solve-results dataset (with its report section) to `DIR`")
+	fs.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the solving to `FILE` (go tool pprof)")
 	fs.BoolVar(&f.overwrite, "overwrite", false, "replace the solve-results dataset already in --out (a dataset of another kind is never replaced)")
 	paths, err := parseArgs(fs, args)
 	if err != nil {
@@ -97,6 +103,13 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 		}
 		f.cfg.Net, f.cfg.NetCheck, f.cfg.NetName = ev, ev.Check, "net-"+mode.String()
 	}
+	if f.priors != "" {
+		r, _, err := tsumego.LoadRanker(f.priors)
+		if err != nil {
+			return nil, fmt.Errorf("--features-model: %w", err)
+		}
+		f.cfg.Ranker, f.cfg.RankerName = r, "tsumego"
+	}
 	f.paths = paths
 	return f, nil
 }
@@ -121,6 +134,13 @@ func cmdSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := os.MkdirAll(f.sgfDir, 0o755); err != nil {
 			return fmt.Errorf("--sgf-dir: %w", err)
 		}
+	}
+	if f.profile != "" {
+		stop, err := startCPUProfile(f.profile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	out := newSolveOutput(stdout, stderr, f.json, tasks)
 	var rows []evaluate.SolveRow
@@ -401,4 +421,20 @@ func (o *solveOutput) summary(rows []evaluate.SolveRow, total int, wall time.Dur
 		rate = float64(nodes) / secs
 	}
 	fmt.Fprintf(w, "%d nodes in %.2f s of solving (%.0f nodes/s), %.2f s wall\n", nodes, secs, rate, wall.Seconds())
+}
+
+// startCPUProfile profiles the process's CPU into path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(file); err != nil {
+		file.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		file.Close()
+	}, nil
 }
