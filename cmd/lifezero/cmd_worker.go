@@ -50,8 +50,10 @@ func cmdWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// Stopped by Ctrl-C or SIGTERM: main reports the signal in the exit
+	// status.
 	log.Info("worker stopped")
-	return ctx.Err()
+	return nil
 }
 
 // temporalFlags are the flags that reach a Temporal server.
