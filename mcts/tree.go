@@ -180,3 +180,57 @@ func (t *Tree) MostVisited(id NodeID) NodeID {
 	}
 	return best
 }
+
+// Subtree returns a new tree holding a copy of the subtree under id, with
+// id as its root (parent None, statistics kept), and old, the id in t of
+// each node of the new tree (None for ids the new tree does not use). A
+// self-play game re-roots its search tree this way after a move, so the
+// next search starts from the visits already below that move.
+func (t *Tree) Subtree(id NodeID) (nt *Tree, old []NodeID) {
+	nt = &Tree{}
+	nt.alloc(1)
+	root := *t.Node(id)
+	root.Parent = None
+	*nt.Node(0) = root
+	old = []NodeID{id}
+	// Breadth first: each copied node's children are copied as one run.
+	for q := []NodeID{0}; len(q) > 0; q = q[1:] {
+		nid := q[0]
+		n := nt.Node(nid)
+		if !n.Expanded() {
+			continue
+		}
+		src := n.FirstChild
+		first := nt.alloc(int(n.NumChildren))
+		n = nt.Node(nid) // alloc may have added a chunk
+		n.FirstChild = first
+		for i := range NodeID(n.NumChildren) {
+			c := *t.Node(src + i)
+			c.Parent = nid
+			*nt.Node(first + i) = c
+			for NodeID(len(old)) < first+i {
+				old = append(old, None)
+			}
+			old = append(old, src+i)
+			q = append(q, first+i)
+		}
+	}
+	for len(old) < nt.Len() {
+		old = append(old, None)
+	}
+	return nt, old
+}
+
+// Child returns the child of id reached by move m, or None.
+func (t *Tree) Child(id NodeID, m game.Point) NodeID {
+	n := t.Node(id)
+	if !n.Expanded() {
+		return None
+	}
+	for i := range NodeID(n.NumChildren) {
+		if t.Node(n.FirstChild+i).Move == m {
+			return n.FirstChild + i
+		}
+	}
+	return None
+}

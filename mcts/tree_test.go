@@ -120,3 +120,82 @@ func TestArenaAcrossChunks(t *testing.T) {
 		t.Fatal("backup did not reach the root through the chunks")
 	}
 }
+
+// TestSubtree re-roots random trees, one across chunk boundaries, and
+// checks the copy against the original node by node: same statistics and
+// moves, children in the same order, exactly the descendants of the new
+// root (counted by walking the original).
+func TestSubtree(t *testing.T) {
+	for _, tc := range []struct{ fanout, depth int }{{3, 5}, {300, 2}} {
+		rng := rand.New(rand.NewPCG(uint64(tc.fanout), 9))
+		tr := NewTree(game.White)
+		var grow func(id NodeID, depth int)
+		grow = func(id NodeID, depth int) {
+			if depth == 0 || (depth < tc.depth && rng.IntN(4) == 0) {
+				return
+			}
+			moves := make([]game.Point, tc.fanout)
+			priors := make([]float32, tc.fanout)
+			for i := range moves {
+				moves[i], priors[i] = game.Point(i), rng.Float32()
+			}
+			tr.Expand(id, game.Black, moves, priors)
+			for _, c := range tr.Children(id) {
+				if rng.IntN(2) == 0 {
+					tr.Backup(c, rng.Float64(), game.Black, false)
+				}
+				grow(c, depth-1)
+			}
+		}
+		grow(0, tc.depth)
+		var count func(id NodeID) int
+		count = func(id NodeID) int {
+			n := 1
+			for _, c := range tr.Children(id) {
+				n += count(c)
+			}
+			return n
+		}
+		for _, id := range append([]NodeID{0}, tr.Children(0)[:2]...) {
+			nt, old := tr.Subtree(id)
+			if len(old) != nt.Len() {
+				t.Fatalf("old has %d ids, tree %d", len(old), nt.Len())
+			}
+			if nt.Node(0).Parent != None || old[0] != id {
+				t.Fatalf("root: parent %d, old %d, want None and %d", nt.Node(0).Parent, old[0], id)
+			}
+			var walk func(nid NodeID) int
+			walk = func(nid NodeID) int {
+				a, b := *nt.Node(nid), *tr.Node(old[nid])
+				a.Parent, b.Parent, a.FirstChild, b.FirstChild = 0, 0, 0, 0
+				if a != b {
+					t.Fatalf("node %d (old %d): %+v, want %+v", nid, old[nid], a, b)
+				}
+				kids, oldKids := nt.Children(nid), tr.Children(old[nid])
+				if len(kids) != len(oldKids) {
+					t.Fatalf("node %d: %d children, want %d", nid, len(kids), len(oldKids))
+				}
+				n := 1
+				for i, c := range kids {
+					if old[c] != oldKids[i] || nt.Node(c).Parent != nid {
+						t.Fatalf("child %d of %d: old %d parent %d, want %d and %d", i, nid, old[c], nt.Node(c).Parent, oldKids[i], nid)
+					}
+					n += walk(c)
+				}
+				return n
+			}
+			if got, want := walk(0), count(id); got != want {
+				t.Fatalf("subtree of %d has %d nodes, want %d", id, got, want)
+			}
+			used := 0
+			for _, o := range old {
+				if o != None {
+					used++
+				}
+			}
+			if used != count(id) {
+				t.Fatalf("old maps %d ids, want %d", used, count(id))
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"lifezero/game"
+	"lifezero/mcts"
 	"lifezero/nn"
 )
 
@@ -42,6 +43,11 @@ type gameState struct {
 	rng      *rand.Rand
 	search   *search
 	over     bool
+	// carry is the finished search of an earlier move and carryID the
+	// node of its tree at the current position, while ReuseTree is on and
+	// the moves played since lead to an evaluated node; else nil.
+	carry   *search
+	carryID mcts.NodeID
 }
 
 // player plays chunks of games in lockstep with batched evaluation.
@@ -80,8 +86,7 @@ func (p *player) playChunk(ctx context.Context, indices []int, onGame func(*Game
 	for i, idx := range indices {
 		states[i] = p.newGame(idx)
 	}
-	in := p.cfg.InputSize()
-	planes := make([]float32, len(states)*p.opts.LeavesPerGame*in)
+	bt := p.newBatcher(len(states))
 	var leaves []*leaf
 	for {
 		if err := ctx.Err(); err != nil {
@@ -110,7 +115,7 @@ func (p *player) playChunk(ctx context.Context, indices []int, onGame func(*Game
 		if active == 0 {
 			break
 		}
-		if err := p.evaluate(leaves, planes); err != nil {
+		if err := p.evaluate(leaves, bt); err != nil {
 			return nil, err
 		}
 		for _, gs := range states {
@@ -148,26 +153,85 @@ func (p *player) collect(s *search, leaves []*leaf) ([]*leaf, error) {
 	return leaves, nil
 }
 
-// evaluate runs the network on the leaves in one batch and applies the
-// results.
-func (p *player) evaluate(leaves []*leaf, planes []float32) error {
+// batcher evaluates the leaves of one chunk: it encodes them, answers
+// what the cache knows, sends each other distinct position to the network
+// once, in one batch, and applies the results in the leaves' order.
+type batcher struct {
+	cache  *evalCache // nil: no cache
+	planes []float32
+	row    []int             // per leaf: its batch row, or -1 (cache hit)
+	hit    []cachedEval      // per leaf, when row is -1
+	keys   [][2]uint64       // per batch row
+	index  map[[2]uint64]int // batch row of a key
+	// Evaluated counts positions sent to the network, Hits the leaves
+	// answered by the cache or by another leaf of the same batch.
+	evaluated, hits int
+}
+
+func (p *player) newBatcher(games int) *batcher {
+	return &batcher{cache: newEvalCache(p.opts.CacheEntries),
+		planes: make([]float32, games*p.opts.LeavesPerGame*p.cfg.InputSize()),
+		index:  make(map[[2]uint64]int)}
+}
+
+// evaluate runs the network on the leaves and applies the results.
+func (p *player) evaluate(leaves []*leaf, bt *batcher) error {
 	if len(leaves) == 0 {
 		return nil
 	}
 	in := p.cfg.InputSize()
-	for i, lf := range leaves {
+	bt.row, bt.hit, bt.keys = bt.row[:0], bt.hit[:0], bt.keys[:0]
+	clear(bt.index)
+	n := 0
+	for _, lf := range leaves {
 		pr := *lf.s.start.Problem
 		pr.Crucial = lf.standing
-		if err := p.cfg.Encode(lf.pos, &pr, planes[i*in:(i+1)*in]); err != nil {
+		x := bt.planes[n*in : (n+1)*in]
+		if err := p.cfg.Encode(lf.pos, &pr, x); err != nil {
 			return fmt.Errorf("selfplay: %w", err)
 		}
+		if bt.cache != nil {
+			k := bt.cache.key(x)
+			if e, ok := bt.cache.get(k); ok {
+				bt.row, bt.hit = append(bt.row, -1), append(bt.hit, e)
+				bt.hits++
+				continue
+			}
+			if j, ok := bt.index[k]; ok {
+				bt.row, bt.hit = append(bt.row, j), append(bt.hit, cachedEval{})
+				bt.hits++
+				continue
+			}
+			bt.index[k] = n
+			bt.keys = append(bt.keys, k)
+		}
+		bt.row, bt.hit = append(bt.row, n), append(bt.hit, cachedEval{})
+		n++
 	}
-	policy, value, dwin, err := p.opts.Net.Forward(planes[:len(leaves)*in], len(leaves))
-	if err != nil {
-		return fmt.Errorf("selfplay: evaluate %d leaves: %w", len(leaves), err)
+	var (
+		policy [][]float32
+		value  []float32
+		dwin   [][]float32
+	)
+	if n > 0 {
+		var err error
+		if policy, value, dwin, err = p.opts.Net.Forward(bt.planes[:n*in], n); err != nil {
+			return fmt.Errorf("selfplay: evaluate %d leaves: %w", n, err)
+		}
+		bt.evaluated += n
 	}
 	for i, lf := range leaves {
-		lf.s.apply(lf, policy[i], value[i], dwin[i])
+		if j := bt.row[i]; j >= 0 {
+			lf.s.apply(lf, policy[j], value[j], dwin[j])
+			continue
+		}
+		e := bt.hit[i]
+		lf.s.apply(lf, e.policy, e.value, e.dwin)
+	}
+	if bt.cache != nil {
+		for j, k := range bt.keys {
+			bt.cache.put(k, policy[j], value[j], dwin[j])
+		}
 	}
 	return nil
 }
@@ -180,11 +244,16 @@ func (p *player) advance(gs *gameState) error {
 		if o, over := p.ended(gs); over {
 			gs.g.Outcome = o
 			gs.over = true
+			gs.carry = nil
 			return nil
 		}
 		moves := start.legalMoves(gs.pos, nil)
 		if len(moves) > 1 {
 			gs.search = newSearch(start, gs.pos.Copy(), gs.standing, &gs.params, gs.rng)
+			if gs.carry != nil {
+				gs.search.adopt(gs.carry, gs.carryID)
+				gs.carry = nil
+			}
 			return nil
 		}
 		if err := p.play(gs, moves[0]); err != nil {
@@ -209,6 +278,9 @@ func (p *player) playSearched(gs *gameState) error {
 	start := gs.g.Start
 	sampleMove := gs.pos.MoveNumber()-start.Problem.Start.MoveNumber() < p.opts.TempMoves
 	move, policy := gs.search.choose(sampleMove, p.cfg.PolicySize())
+	if p.opts.ReuseTree {
+		gs.carry, gs.carryID = gs.search, 0
+	}
 	gs.search = nil
 	planes := make([]float32, p.cfg.InputSize())
 	gs.crucial.Crucial = gs.standing
@@ -225,6 +297,12 @@ func (p *player) play(gs *gameState, m game.Point) error {
 		return fmt.Errorf("selfplay: game %d: %w", gs.g.Index, err)
 	}
 	gs.g.Moves = append(gs.g.Moves, m)
+	if gs.carry != nil {
+		gs.carryID = gs.carry.tree.Child(gs.carryID, m)
+		if gs.carryID == mcts.None || gs.carry.state[gs.carryID] != stInner {
+			gs.carry = nil
+		}
+	}
 	pr := gs.g.Start.Problem
 	if pr.Goal[pr.Living()] == game.GoalLive {
 		gs.standing = pr.Standing(gs.pos, &gs.standing)

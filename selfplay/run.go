@@ -63,6 +63,14 @@ type Options struct {
 	LeavesPerGame int
 	// Workers is the number of chunks played at once.
 	Workers int
+	// ReuseTree keeps, after each move, the subtree below the move played
+	// as the start of the next move's search, whose simulations then count
+	// the visits already there (as Leela Zero and KataGo do): a search
+	// stops once its root has Simulations visits.
+	ReuseTree bool
+	// CacheEntries bounds each chunk's cache of network evaluations
+	// (positions already evaluated are not sent again); 0 turns it off.
+	CacheEntries int
 	// Seed seeds every game (game i from Seed and i).
 	Seed uint64
 	// Log receives a line per finished chunk; nil discards.
@@ -80,11 +88,13 @@ type Progress interface {
 
 // DefaultOptions returns 400 simulations (the paper's), the first 8 moves
 // sampled, Dirichlet noise 0.03 with weight 0.25, 32 games per file, one
-// leaf per game per batch and a worker per CPU.
+// leaf per game per batch, a worker per CPU, the search tree reused from
+// move to move and an evaluation cache of 65,536 positions per chunk.
 func DefaultOptions() Options {
 	return Options{
 		Simulations: 400, TempMoves: 8, DirichletAlpha: 0.03, DirichletWeight: 0.25,
 		GamesPerFile: 32, LeavesPerGame: 1, Workers: runtime.NumCPU(),
+		ReuseTree: true, CacheEntries: 1 << 16,
 	}
 }
 
@@ -104,6 +114,8 @@ func (o *Options) validate() error {
 		return errors.New("dirichlet weight set but alpha is 0")
 	case o.DW < 1:
 		return fmt.Errorf("d_w %d: want at least 1", o.DW)
+	case o.CacheEntries < 0:
+		return fmt.Errorf("cache entries %d: want >= 0", o.CacheEntries)
 	case o.GamesPerFile < 1 || o.LeavesPerGame < 1 || o.Workers < 1:
 		return fmt.Errorf("games per file %d, leaves per game %d, workers %d: want at least 1", o.GamesPerFile, o.LeavesPerGame, o.Workers)
 	}
@@ -129,7 +141,7 @@ func (o *Options) fingerprint() string {
 		ids[i] = s.Problem.ID + "/" + strconv.Itoa(s.HandicapStones)
 	}
 	data, _ := json.Marshal([]any{1, ids, o.NetName, o.Config, o.Games, o.Simulations, o.TempMoves,
-		o.DirichletAlpha, o.DirichletWeight, o.DW, o.MaxMoves, o.GamesPerFile, o.LeavesPerGame, o.Seed})
+		o.DirichletAlpha, o.DirichletWeight, o.DW, o.MaxMoves, o.GamesPerFile, o.LeavesPerGame, o.Seed, o.ReuseTree})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }

@@ -87,11 +87,14 @@ func replay(t *testing.T, start Start, text string) (*game.Position, *sgf.Node) 
 
 func TestKillAllGames(t *testing.T) {
 	for _, leaves := range []int{1, 4} {
-		t.Run(fmt.Sprintf("leaves=%d", leaves), func(t *testing.T) {
-			opts := killAllOptions(t, 4)
-			opts.LeavesPerGame = leaves
-			checkKillAllGames(t, opts)
-		})
+		for _, reuse := range []bool{false, true} {
+			t.Run(fmt.Sprintf("leaves=%d/reuse=%v", leaves, reuse), func(t *testing.T) {
+				opts := killAllOptions(t, 4)
+				opts.LeavesPerGame = leaves
+				opts.ReuseTree = reuse
+				checkKillAllGames(t, opts)
+			})
+		}
 	}
 }
 

@@ -62,6 +62,36 @@ func newSearch(start Start, root *game.Position, standing game.PointSet, g *game
 	}
 }
 
+// adopt makes the subtree of old below node id (the current position,
+// evaluated there) this search's tree, when both value leaves alike (both
+// before d_w or both after). The visits already there count as simulations
+// done; the root's priors get fresh Dirichlet noise, as a new root's do.
+func (s *search) adopt(old *search, id mcts.NodeID) {
+	if old.ftl != s.ftl || old.dw != s.dw {
+		return
+	}
+	tree, ids := old.tree.Subtree(id)
+	state := make([]nodeState, tree.Len())
+	for nid, o := range ids {
+		if o != mcts.None {
+			state[nid] = old.state[o]
+		}
+	}
+	s.tree, s.state = tree, state
+	s.done = int(tree.Node(0).Visits)
+	root := tree.Node(0)
+	if s.eps > 0 && root.NumChildren > 0 {
+		priors := make([]float32, root.NumChildren)
+		for i := range priors {
+			priors[i] = tree.Node(root.FirstChild + mcts.NodeID(i)).Prior
+		}
+		mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng)
+		for i, p := range priors {
+			tree.Node(root.FirstChild + mcts.NodeID(i)).Prior = p
+		}
+	}
+}
+
 // wantsMore reports whether the search should start another simulation.
 func (s *search) wantsMore() bool { return s.done+s.pending < s.sims }
 

@@ -22,8 +22,8 @@ func TestSearchCountsSimulations(t *testing.T) {
 		pos := ka.Problem.StartPosition()
 		params := gameParams{sims: 50, dw: 40, maxMove: 98, alpha: 0.03, eps: 0.25}
 		s := newSearch(ka, pos, ka.Problem.Crucial, &params, rand.New(rand.NewPCG(1, 2)))
-		p := &player{opts: &Options{LeavesPerGame: leaves, Net: net}, cfg: cfg}
-		planes := make([]float32, leaves*cfg.InputSize())
+		p := &player{opts: &Options{LeavesPerGame: leaves, Net: net, CacheEntries: 64}, cfg: cfg}
+		bt := p.newBatcher(1)
 		for rounds := 0; !s.finished(); rounds++ {
 			if rounds > 1000 {
 				t.Fatalf("leaves=%d: search did not finish", leaves)
@@ -35,7 +35,7 @@ func TestSearchCountsSimulations(t *testing.T) {
 			if len(batch) > leaves {
 				t.Fatalf("leaves=%d: %d leaves queued in one round", leaves, len(batch))
 			}
-			if err := p.evaluate(batch, planes); err != nil {
+			if err := p.evaluate(batch, bt); err != nil {
 				t.Fatal(err)
 			}
 		}
