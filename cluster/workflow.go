@@ -157,7 +157,9 @@ func runStage(ctx workflow.Context, run Run, sp pipelines.StagePlan, deps []work
 		}
 		return o
 	}
-	if !task.Force {
+	// A sharded stage's cache is checked first, so its shards do not run
+	// when it is cached; any other stage's run activity checks it itself.
+	if !task.Force && sp.Shards > 1 {
 		var o Outcome
 		if err := workflow.ExecuteActivity(ctx, a.Check, task).Get(ctx, &o); err != nil {
 			return failed(err)
