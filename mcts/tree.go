@@ -50,9 +50,24 @@ type Tree struct {
 // lastMover (the opponent of the side to move at the root).
 func NewTree(lastMover game.Color) *Tree {
 	t := &Tree{}
+	t.Reset(lastMover)
+	return t
+}
+
+// Reset empties the tree to a root alone, as NewTree makes, keeping its
+// first chunk: a search per move in self-play then reuses the 2 MB of
+// nodes instead of allocating (and clearing) a fresh chunk.
+func (t *Tree) Reset(lastMover game.Color) {
+	t.clear()
 	t.alloc(1)
 	*t.Node(0) = Node{Move: game.NoPoint, Player: lastMover, Parent: None, FirstChild: None, Prior: 1}
-	return t
+}
+
+// clear drops every node, keeping the first chunk's memory.
+func (t *Tree) clear() {
+	clear(t.chunks[min(1, len(t.chunks)):]) // let the GC have the rest
+	t.chunks = t.chunks[:min(1, len(t.chunks))]
+	t.n = 0
 }
 
 // alloc reserves k consecutive ids within one chunk and returns the first.
@@ -188,37 +203,44 @@ func (t *Tree) MostVisited(id NodeID) NodeID {
 // next search starts from the visits already below that move.
 func (t *Tree) Subtree(id NodeID) (nt *Tree, old []NodeID) {
 	nt = &Tree{}
-	nt.alloc(1)
-	root := *t.Node(id)
+	return nt, nt.CopySubtree(t, id)
+}
+
+// CopySubtree makes t (emptied first, its memory kept) a copy of the
+// subtree of from under id, as Subtree does, and returns old. t and from
+// must be different trees.
+func (t *Tree) CopySubtree(from *Tree, id NodeID) (old []NodeID) {
+	t.clear()
+	t.alloc(1)
+	root := *from.Node(id)
 	root.Parent = None
-	*nt.Node(0) = root
+	*t.Node(0) = root
 	old = []NodeID{id}
 	// Breadth first: each copied node's children are copied as one run.
 	for q := []NodeID{0}; len(q) > 0; q = q[1:] {
 		nid := q[0]
-		n := nt.Node(nid)
+		n := t.Node(nid)
 		if !n.Expanded() {
 			continue
 		}
-		src := n.FirstChild
-		first := nt.alloc(int(n.NumChildren))
-		n = nt.Node(nid) // alloc may have added a chunk
-		n.FirstChild = first
-		for i := range NodeID(n.NumChildren) {
-			c := *t.Node(src + i)
+		srcFirst, k := n.FirstChild, NodeID(n.NumChildren)
+		first := t.alloc(int(k))
+		t.Node(nid).FirstChild = first
+		for i := range k {
+			c := *from.Node(srcFirst + i)
 			c.Parent = nid
-			*nt.Node(first + i) = c
+			*t.Node(first + i) = c
 			for NodeID(len(old)) < first+i {
 				old = append(old, None)
 			}
-			old = append(old, src+i)
+			old = append(old, srcFirst+i)
 			q = append(q, first+i)
 		}
 	}
-	for len(old) < nt.Len() {
+	for len(old) < t.Len() {
 		old = append(old, None)
 	}
-	return nt, old
+	return old
 }
 
 // Child returns the child of id reached by move m, or None.

@@ -3,6 +3,7 @@ package mcts
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"lifezero/game"
@@ -156,8 +157,19 @@ func TestSubtree(t *testing.T) {
 			}
 			return n
 		}
+		// recycled is reused for every copy, as self-play reuses its trees.
+		recycled := NewTree(game.Black)
 		for _, id := range append([]NodeID{0}, tr.Children(0)[:2]...) {
 			nt, old := tr.Subtree(id)
+			old2 := recycled.CopySubtree(tr, id)
+			if !slices.Equal(old, old2) {
+				t.Fatalf("CopySubtree into a used tree maps ids differently from Subtree")
+			}
+			for i := range nt.Len() {
+				if old[i] != None && *nt.Node(NodeID(i)) != *recycled.Node(NodeID(i)) {
+					t.Fatalf("node %d: CopySubtree into a used tree %+v, Subtree %+v", i, *recycled.Node(NodeID(i)), *nt.Node(NodeID(i)))
+				}
+			}
 			if len(old) != nt.Len() {
 				t.Fatalf("old has %d ids, tree %d", len(old), nt.Len())
 			}

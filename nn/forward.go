@@ -23,7 +23,13 @@ type Evaluator struct {
 	policyFC, valueFC1, valueFC2 fcLayer
 	dwinFC                       fcLayer
 	chunk                        int // samples per pass
-	scratch                      sync.Pool
+	// direct says the convolutions run on the direct kernel (the packed
+	// weights exist); else im2col + the build's SGEMM.
+	direct bool
+	// Tap offsets in the padded layout: 3×3 over the input planes and
+	// over the filters, 1×1 over the filters (the heads).
+	geomIn, geomF, geom1 *tapGeom
+	scratch              sync.Pool
 }
 
 // convLayer is a k×k convolution with batch norm folded in: out = W·x + b.
@@ -63,6 +69,11 @@ func NewEvaluator(w *Weights) (*Evaluator, error) {
 	e.valueFC1 = copyFC(w, layerValueFC1)
 	e.valueFC2 = copyFC(w, layerValueFC2)
 	e.dwinFC = copyFC(w, layerDWinFC)
+	e.direct = e.stem.mw.packed != nil
+	width := cfg.Board + 2
+	e.geomIn = newTapGeom(e.stem.k, width, cfg.Planes())
+	e.geomF = newTapGeom(3, width, cfg.Filters)
+	e.geom1 = newTapGeom(1, width, cfg.Filters)
 	e.scratch.New = func() any { return e.newScratch() }
 	return e, nil
 }
@@ -106,30 +117,38 @@ func copyFC(w *Weights, layer string) fcLayer {
 func (e *Evaluator) Config() Config { return e.cfg }
 
 // scratch holds the buffers of one pass over up to e.chunk samples.
-// Activations are position-major (NHWC): act[(s*N² + i)*channels + c].
+// Activations are position-major (NHWC) with a zero border (conv_direct.go):
+// act[padded point · channels + c]. Only interior points are ever written,
+// so the borders stay zero from allocation on.
 type scratch struct {
-	in      []float32 // planes × cols
-	x, y, z []float32 // filters × cols
-	col     []float32 // cols × (9·max(planes, filters))
-	head    []float32 // cols × policyConvOut, then the value conv output
-	rows    []float32 // samples × (policyConvOut·N²): the FC inputs
-	hidden  []float32 // samples × ValueHidden
-	out     []float32 // samples × max(PolicySize, D, 1)
+	in     []float32 // padded points × planes
+	x, y   []float32 // padded points × filters
+	dense  []float32 // cols × filters: a convolution's output before its bias
+	col    []float32 // cols × (9·max(planes, filters)), without the direct kernel
+	head   []float32 // cols × policyConvOut, then the value conv output
+	rows   []float32 // samples × (policyConvOut·N²): the FC inputs
+	hidden []float32 // samples × ValueHidden
+	out    []float32 // samples × max(PolicySize, D, 1)
 }
 
 func (e *Evaluator) newScratch() *scratch {
 	c := e.cfg
 	cols := e.chunk * c.Points()
+	padded := e.chunk * (c.Board + 2) * (c.Board + 2)
 	f := c.Filters
-	return &scratch{
-		in: make([]float32, c.Planes()*cols),
-		x:  make([]float32, f*cols), y: make([]float32, f*cols), z: make([]float32, f*cols),
-		col:    make([]float32, max(c.Planes(), f)*9*cols),
+	s := &scratch{
+		in: make([]float32, c.Planes()*padded),
+		x:  make([]float32, f*padded), y: make([]float32, f*padded),
+		dense:  make([]float32, f*cols),
 		head:   make([]float32, policyConvOut*cols),
 		rows:   make([]float32, e.chunk*policyConvOut*c.Points()),
 		hidden: make([]float32, e.chunk*c.ValueHidden),
 		out:    make([]float32, e.chunk*max(c.PolicySize(), c.D)),
 	}
+	if !e.direct {
+		s.col = make([]float32, max(c.Planes(), f)*9*cols)
+	}
+	return s
 }
 
 // Forward evaluates n encoded positions (planes holds n×InputSize floats,
@@ -165,30 +184,27 @@ func (e *Evaluator) Forward(planes []float32, n int) (policy [][]float32, value 
 func (e *Evaluator) pass(s *scratch, planes []float32, n int, policy, value, dwin []float32) {
 	c := e.cfg
 	hw := c.Points()
-	cols := n * hw
 	// Input planes are plane-major per sample; the tower wants
-	// position-major.
+	// position-major, with the border.
 	np := c.Planes()
-	in := s.in[:np*cols]
+	in := s.in
 	for b := 0; b < n; b++ {
-		for p := 0; p < np; p++ {
-			src := planes[(b*np+p)*hw : (b*np+p+1)*hw]
-			for i, v := range src {
-				in[(b*hw+i)*np+p] = v
+		for i := 0; i < hw; i++ {
+			dst := in[e.paddedPoint(b*hw+i)*np:][:np]
+			for p := range dst {
+				dst[p] = planes[(b*np+p)*hw+i]
 			}
 		}
 	}
-	f := c.Filters
-	x, y, z := s.x[:f*cols], s.y[:f*cols], s.z[:f*cols]
-	e.conv(&e.stem, in, x, s.col, n)
-	reluBias(x, e.stem.b, nil)
+	x, y, d := s.x, s.y, s.dense
+	e.conv(&e.stem, e.geomIn, in, d, s.col, n)
+	e.unpad(d, e.stem.b, x, false, n)
 	for i := range e.blocks {
 		blk := &e.blocks[i]
-		e.conv(&blk[0], x, y, s.col, n)
-		reluBias(y, blk[0].b, nil)
-		e.conv(&blk[1], y, z, s.col, n)
-		reluBias(z, blk[1].b, x)
-		x, z = z, x
+		e.conv(&blk[0], e.geomF, x, d, s.col, n)
+		e.unpad(d, blk[0].b, y, false, n)
+		e.conv(&blk[1], e.geomF, y, d, s.col, n)
+		e.unpad(d, blk[1].b, x, true, n) // x = relu(d + b + x): the residual
 	}
 	e.policyHead(s, x, n, policy)
 	e.valueHeads(s, x, n, value, dwin)

@@ -2,72 +2,46 @@ package nn
 
 import "math"
 
-// conv computes dst = x·Wᵀ for the n samples of position-major x (n·N² ×
-// l.in), into dst (n·N² × l.out), bias not added. A k×k layer (k > 1)
-// unrolls x into col first (im2col, zero padding of k/2).
-//
-// The product is taken as (positions × inputs)·(outputs × inputs)ᵀ: gonum's
-// SGEMM then works with long dot products, about three times faster at
-// batch 1 than the channel-major W·col form.
-func (e *Evaluator) conv(l *convLayer, x, dst, col []float32, n int) {
-	cols := n * e.cfg.Points()
-	if l.k == 1 {
-		l.mw.mulNT(cols, x, l.in, dst, l.out)
+// conv computes dst = x·Wᵀ for the n samples of padded x (l.in
+// channels, taps at g's offsets) into dense dst (n·N² × l.out), bias not
+// added: on the direct kernel, or as im2col + SGEMM (col is its buffer).
+func (e *Evaluator) conv(l *convLayer, g *tapGeom, x, dst, col []float32, n int) {
+	if e.direct {
+		e.convDirect(l, g, x, dst, n)
 		return
 	}
+	cols := n * e.cfg.Points()
 	kk := l.in * l.k * l.k
-	im2col(x, col[:kk*cols], l.in, l.k, e.cfg.Board, n)
+	col = col[:kk*cols]
+	e.im2colPadded(g, x, col, l.in, n)
 	l.mw.mulNT(cols, col, kk, dst, l.out)
 }
 
-// im2col writes, for every position, the row of its k×k neighbourhood:
-// (ky·k + kx)·channels + ci holds channel ci of the point shifted by
-// (kx−k/2, ky−k/2), zero off the board.
-func im2col(x, col []float32, channels, k, size, n int) {
-	hw := size * size
-	kk := k * k * channels
-	pad := k / 2
-	for s := 0; s < n; s++ {
-		for y := 0; y < size; y++ {
-			for xx := 0; xx < size; xx++ {
-				pos := s*hw + y*size + xx
-				row := col[pos*kk : (pos+1)*kk]
-				for ky := 0; ky < k; ky++ {
-					sy := y + ky - pad
-					seg := row[ky*k*channels : (ky+1)*k*channels]
-					if sy < 0 || sy >= size {
-						clear(seg)
-						continue
-					}
-					for kx := 0; kx < k; kx++ {
-						sx := xx + kx - pad
-						dst := seg[kx*channels : (kx+1)*channels]
-						if sx < 0 || sx >= size {
-							clear(dst)
-							continue
-						}
-						src := (s*hw + sy*size + sx) * channels
-						copy(dst, x[src:src+channels])
-					}
-				}
+// unpad sets the interior of padded act to max(0, d + bias), plus act
+// itself when residual, for the dense conv output d (n·N² × len(bias)).
+func (e *Evaluator) unpad(d, bias, act []float32, residual bool, n int) {
+	c := len(bias)
+	for p := range n * e.cfg.Points() {
+		src := d[p*c : (p+1)*c]
+		dst := act[e.paddedPoint(p)*c:][:c]
+		if residual {
+			for j, v := range src {
+				dst[j] = max(0, v+bias[j]+dst[j])
 			}
+			continue
+		}
+		for j, v := range src {
+			dst[j] = max(0, v+bias[j])
 		}
 	}
 }
 
-// reluBias sets act[p][c] = max(0, act[p][c] + bias[c] + res[p][c]) for
-// position-major act; res may be nil.
-func reluBias(act, bias []float32, res []float32) {
+// reluBias sets act[p][c] = max(0, act[p][c] + bias[c]) for dense
+// position-major act.
+func reluBias(act, bias []float32) {
 	c := len(bias)
 	for p := 0; p+c <= len(act); p += c {
 		a := act[p : p+c]
-		if res != nil {
-			r := res[p : p+c]
-			for j := range a {
-				a[j] = max(0, a[j]+bias[j]+r[j])
-			}
-			continue
-		}
 		for j := range a {
 			a[j] = max(0, a[j]+bias[j])
 		}
@@ -92,8 +66,8 @@ func (e *Evaluator) policyHead(s *scratch, x []float32, n int, policy []float32)
 	cols := n * hw
 	l := &e.policyConv
 	head := s.head[:cols*l.out]
-	e.conv(l, x, head, nil, n)
-	reluBias(head, l.b, nil)
+	e.conv(l, e.geom1, x, head, s.col, n)
+	reluBias(head, l.b)
 	// Gather each sample's channels into one row, channel-major, as the
 	// graph's reshape of (B, C, N, N) to (B, C·N²) does.
 	rows := s.rows[:n*l.out*hw]
@@ -117,8 +91,8 @@ func (e *Evaluator) valueHeads(s *scratch, x []float32, n int, value, dwin []flo
 	l := &e.valueConv
 	// One channel: the conv output is already one row per sample.
 	head := s.head[:cols]
-	e.conv(l, x, head, nil, n)
-	reluBias(head, l.b, nil)
+	e.conv(l, e.geom1, x, head, s.col, n)
+	reluBias(head, l.b)
 	h := s.hidden[:n*e.valueFC1.out]
 	fc(&e.valueFC1, head, n, h)
 	for i, v := range h {

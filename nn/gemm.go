@@ -69,14 +69,22 @@ func (b *matB) mulNT(m int, a []float32, lda int, c []float32, ldc int) {
 
 // mulPacked computes C = A·P for the packed b, A[i][kk] = a[i·rs + kk·ks]
 // (rs = lda, ks = 1 for row-major A; rs = 1, ks = lda for a transposed
-// one). It splits the row blocks among up to GOMAXPROCS goroutines, but
-// gives each at least ~2 MFLOP so that small products stay on one.
+// one), split among goroutines by splitRows.
 func (b *matB) mulPacked(m int, a []float32, rs, ks int, c []float32, ldc int) {
+	splitRows(m, 2*m*b.n*b.k, func(lo, hi int) {
+		gemmPackedRows(lo, hi, a, rs, ks, b, c, ldc)
+	})
+}
+
+// splitRows runs f over the rows 0..m-1 of a product of the given flops, in
+// row ranges that start at multiples of kernelRows (so every row meets the
+// same kernel however the work is split), on up to GOMAXPROCS goroutines,
+// at least ~2 MFLOP each so that small products stay on one.
+func splitRows(m, flops int, f func(lo, hi int)) {
 	blocks := (m + kernelRows - 1) / kernelRows
-	flops := 2 * m * b.n * b.k
 	workers := min(runtime.GOMAXPROCS(0), blocks, max(1, flops/(2<<20)))
 	if workers <= 1 {
-		gemmPackedRows(0, m, a, rs, ks, b, c, ldc)
+		f(0, m)
 		return
 	}
 	per := (blocks + workers - 1) / workers * kernelRows
@@ -85,10 +93,10 @@ func (b *matB) mulPacked(m int, a []float32, rs, ks int, c []float32, ldc int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			gemmPackedRows(lo, min(m, lo+per), a, rs, ks, b, c, ldc)
+			f(lo, min(m, lo+per))
 		}()
 	}
-	gemmPackedRows(0, min(m, per), a, rs, ks, b, c, ldc)
+	f(0, min(m, per))
 	wg.Wait()
 }
 

@@ -38,3 +38,25 @@ func kern6x16(k int, a *float32, rowBytes, kBytes int, b *float32, c *float32, l
 
 //go:noescape
 func kern1x16(k int, a *float32, kBytes int, b *float32, c *float32)
+
+// kernelConv sets the 6×16 block of C at c (stride ldc floats) to the
+// direct convolution of the zero-bordered activations act: row r reads, for
+// each tap t, the cin floats at act[rowOff[r] + g.off[t]:], times the packed
+// panel b (taps·cin × 16). Offsets are in floats.
+func kernelConv(act []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b []float32, c []float32, ldc int) {
+	g.check(act, cin, rowOff)
+	if !hasFMA {
+		kernelConvGo(act, cin, rowOff, g, b, c, ldc)
+		return
+	}
+	_ = b[len(g.off)*cin*panelCols-1]
+	_ = c[5*ldc+panelCols-1]
+	var rb [kernelRows]int
+	for r, o := range rowOff {
+		rb[r] = o * 4
+	}
+	kern6x16conv(len(g.off), cin, &act[0], &rb[0], &g.offBytes[0], &b[0], &c[0], ldc*4)
+}
+
+//go:noescape
+func kern6x16conv(taps, cin int, a *float32, rowOff *int, tapOff *int, b *float32, c *float32, ldcBytes int)

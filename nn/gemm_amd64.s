@@ -109,3 +109,96 @@ store1:
 	VMOVUPS Y1, 32(DX)
 	VZEROUPPER
 	RET
+
+// func kern6x16conv(taps, cin int, a *float32, rowOff *int, tapOff *int, b *float32, c *float32, ldcBytes int)
+//
+// A convolution without im2col: row r of A is, tap after tap, the cin
+// floats at a + rowOff[r] + tapOff[t] (byte offsets), so that A[r][t·cin +
+// ci] is channel ci of the neighbour t of output point r in a zero-bordered
+// activation buffer. Same sums in the same order as kern6x16 on the
+// im2col rows. taps and cin must be at least 1.
+TEXT ·kern6x16conv(SB), NOSPLIT, $0-64
+	MOVQ   a+16(FP), SI
+	MOVQ   rowOff+24(FP), DX
+	MOVQ   0(DX), R8
+	ADDQ   SI, R8
+	MOVQ   8(DX), R9
+	ADDQ   SI, R9
+	MOVQ   16(DX), R10
+	ADDQ   SI, R10
+	MOVQ   24(DX), R11
+	ADDQ   SI, R11
+	MOVQ   32(DX), R12
+	ADDQ   SI, R12
+	MOVQ   40(DX), R13
+	ADDQ   SI, R13
+	MOVQ   tapOff+32(FP), DX
+	MOVQ   b+40(FP), DI
+	MOVQ   taps+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+tapc:
+	MOVQ (DX), AX
+	MOVQ cin+8(FP), BX
+
+innerc:
+	VMOVUPS      (DI), Y12
+	VMOVUPS      32(DI), Y13
+	VBROADCASTSS (R8)(AX*1), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (R9)(AX*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (R10)(AX*1), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R11)(AX*1), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R12)(AX*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R13)(AX*1), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         $4, AX
+	ADDQ         $64, DI
+	DECQ         BX
+	JNE          innerc
+	ADDQ         $8, DX
+	DECQ         CX
+	JNE          tapc
+
+	MOVQ    c+48(FP), DX
+	MOVQ    ldcBytes+56(FP), R9
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R9, DX
+	VMOVUPS Y10, (DX)
+	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET

@@ -13,3 +13,8 @@ func kernel6x16(k int, a []float32, rs, ks int, b []float32, c []float32, ldc in
 func kernel1x16(k int, a []float32, ks int, b []float32, c []float32) {
 	kernelRowGo(k, a, ks, b, c)
 }
+
+func kernelConv(act []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b []float32, c []float32, ldc int) {
+	g.check(act, cin, rowOff)
+	kernelConvGo(act, cin, rowOff, g, b, c, ldc)
+}

@@ -48,6 +48,8 @@ type gameState struct {
 	// the moves played since lead to an evaluated node; else nil.
 	carry   *search
 	carryID mcts.NodeID
+	// spare is a search tree no longer used, recycled by the next search.
+	spare *mcts.Tree
 }
 
 // player plays chunks of games in lockstep with batched evaluation.
@@ -244,15 +246,16 @@ func (p *player) advance(gs *gameState) error {
 		if o, over := p.ended(gs); over {
 			gs.g.Outcome = o
 			gs.over = true
-			gs.carry = nil
+			gs.carry, gs.spare = nil, nil
 			return nil
 		}
 		moves := start.legalMoves(gs.pos, nil)
 		if len(moves) > 1 {
-			gs.search = newSearch(start, gs.pos.Copy(), gs.standing, &gs.params, gs.rng)
+			gs.search = newSearch(start, gs.pos.Copy(), gs.standing, &gs.params, gs.rng, gs.spare)
+			gs.spare = nil
 			if gs.carry != nil {
 				gs.search.adopt(gs.carry, gs.carryID)
-				gs.carry = nil
+				gs.spare, gs.carry = gs.carry.tree, nil
 			}
 			return nil
 		}
@@ -280,6 +283,8 @@ func (p *player) playSearched(gs *gameState) error {
 	move, policy := gs.search.choose(sampleMove, p.cfg.PolicySize())
 	if p.opts.ReuseTree {
 		gs.carry, gs.carryID = gs.search, 0
+	} else {
+		gs.spare = gs.search.tree
 	}
 	gs.search = nil
 	planes := make([]float32, p.cfg.InputSize())
@@ -300,7 +305,7 @@ func (p *player) play(gs *gameState, m game.Point) error {
 	if gs.carry != nil {
 		gs.carryID = gs.carry.tree.Child(gs.carryID, m)
 		if gs.carryID == mcts.None || gs.carry.state[gs.carryID] != stInner {
-			gs.carry = nil
+			gs.spare, gs.carry = gs.carry.tree, nil
 		}
 	}
 	pr := gs.g.Start.Problem

@@ -110,14 +110,14 @@ func TestAdoptKeepsVisits(t *testing.T) {
 		}
 	}
 	pos := ka.Problem.StartPosition()
-	s := newSearch(ka, pos.Copy(), ka.Problem.Crucial, &params, rng)
+	s := newSearch(ka, pos.Copy(), ka.Problem.Crucial, &params, rng, nil)
 	run(s)
 	child := s.tree.MostVisited(0)
 	move, visits := s.tree.Node(child).Move, s.tree.Node(child).Visits
 	if err := pos.Play(move); err != nil {
 		t.Fatal(err)
 	}
-	next := newSearch(ka, pos.Copy(), ka.Problem.Crucial, &params, rng)
+	next := newSearch(ka, pos.Copy(), ka.Problem.Crucial, &params, rng, nil)
 	next.adopt(s, child)
 	if got := next.tree.Node(0).Visits; got != visits || next.done != int(visits) {
 		t.Fatalf("adopted root: %d visits, %d done, want %d", got, next.done, visits)

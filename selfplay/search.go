@@ -53,24 +53,33 @@ type leaf struct {
 	standing game.PointSet
 }
 
-func newSearch(start Start, root *game.Position, standing game.PointSet, g *gameParams, rng *rand.Rand) *search {
+// newSearch starts the search of root. tree, if not nil, is a tree no
+// longer used, whose memory the search takes over.
+func newSearch(start Start, root *game.Position, standing game.PointSet, g *gameParams, rng *rand.Rand, tree *mcts.Tree) *search {
+	if tree == nil {
+		tree = mcts.NewTree(root.ToMove().Opponent())
+	} else {
+		tree.Reset(root.ToMove().Opponent())
+	}
 	return &search{
 		start: start, living: start.Problem.Living(), root: root, standing: standing,
-		tree: mcts.NewTree(root.ToMove().Opponent()), state: []nodeState{stNew},
+		tree: tree, state: []nodeState{stNew},
 		sims: g.sims, ftl: root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
 		alpha: g.alpha, eps: g.eps, rng: rng,
 	}
 }
 
-// adopt makes the subtree of old below node id (the current position,
-// evaluated there) this search's tree, when both value leaves alike (both
-// before d_w or both after). The visits already there count as simulations
-// done; the root's priors get fresh Dirichlet noise, as a new root's do.
+// adopt makes a copy of the subtree of old below node id (the current
+// position, evaluated there) this search's tree, when both value leaves
+// alike (both before d_w or both after). The visits already there count as
+// simulations done; the root's priors get fresh Dirichlet noise, as a new
+// root's do. old's tree is not used by s afterwards.
 func (s *search) adopt(old *search, id mcts.NodeID) {
 	if old.ftl != s.ftl || old.dw != s.dw {
 		return
 	}
-	tree, ids := old.tree.Subtree(id)
+	tree := s.tree
+	ids := tree.CopySubtree(old.tree, id)
 	state := make([]nodeState, tree.Len())
 	for nid, o := range ids {
 		if o != mcts.None {

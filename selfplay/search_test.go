@@ -21,7 +21,7 @@ func TestSearchCountsSimulations(t *testing.T) {
 	for _, leaves := range []int{1, 3, 8} {
 		pos := ka.Problem.StartPosition()
 		params := gameParams{sims: 50, dw: 40, maxMove: 98, alpha: 0.03, eps: 0.25}
-		s := newSearch(ka, pos, ka.Problem.Crucial, &params, rand.New(rand.NewPCG(1, 2)))
+		s := newSearch(ka, pos, ka.Problem.Crucial, &params, rand.New(rand.NewPCG(1, 2)), nil)
 		p := &player{opts: &Options{LeavesPerGame: leaves, Net: net, CacheEntries: 64}, cfg: cfg}
 		bt := p.newBatcher(1)
 		for rounds := 0; !s.finished(); rounds++ {
