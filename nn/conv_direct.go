@@ -113,3 +113,47 @@ func (e *Evaluator) im2colPadded(g *tapGeom, act, col []float32, channels, n int
 		}
 	}
 }
+
+// convFused computes out = max(0, conv(x) + b (+ out when residual)) for
+// the n samples of padded x into the interior of padded out: the tower's
+// layers with their epilogue in the kernel, when the assembly exists.
+func (e *Evaluator) convFused(l *convLayer, g *tapGeom, x, out []float32, residual bool, n int) {
+	cols := n * e.cfg.Points()
+	k := l.mw.k
+	panels := (l.out + panelCols - 1) / panelCols
+	splitRows(cols, 2*cols*l.out*k, func(lo, hi int) {
+		var (
+			rowOff, cRowOff [kernelRows]int
+			tmp             [kernelRows * panelCols]float32
+		)
+		for i := lo; i < hi; i += kernelRows {
+			rows := min(kernelRows, hi-i)
+			for r := range kernelRows {
+				pp := e.paddedPoint(i + min(r, rows-1))
+				rowOff[r], cRowOff[r] = pp*l.in, pp*l.out
+			}
+			for p := range panels {
+				bp := l.mw.packed[p*k*panelCols : (p+1)*k*panelCols]
+				j0 := p * panelCols
+				if rows == kernelRows && j0+panelCols <= l.out {
+					kernelConvBR(x, l.in, &rowOff, g, bp, out[j0:], &cRowOff, l.b[j0:j0+panelCols], residual)
+					continue
+				}
+				// A partial block: the kernel into tmp, the epilogue here,
+				// in the same order of operations.
+				kernelConv(x, l.in, &rowOff, g, bp, tmp[:], panelCols)
+				for r := range rows {
+					cols := min(l.out, j0+panelCols) - j0
+					dst := out[cRowOff[r]+j0:][:cols]
+					for j, v := range tmp[r*panelCols : r*panelCols+cols] {
+						if residual {
+							dst[j] = max(0, v+l.b[j0+j]+dst[j])
+						} else {
+							dst[j] = max(0, v+l.b[j0+j])
+						}
+					}
+				}
+			}
+		}
+	})
+}

@@ -26,6 +26,9 @@ type Evaluator struct {
 	// direct says the convolutions run on the direct kernel (the packed
 	// weights exist); else im2col + the build's SGEMM.
 	direct bool
+	// fused says the tower's layers add bias, residual and ReLU in the
+	// kernel (the assembly is there).
+	fused bool
 	// Tap offsets in the padded layout: 3×3 over the input planes and
 	// over the filters, 1×1 over the filters (the heads).
 	geomIn, geomF, geom1 *tapGeom
@@ -70,6 +73,7 @@ func NewEvaluator(w *Weights) (*Evaluator, error) {
 	e.valueFC2 = copyFC(w, layerValueFC2)
 	e.dwinFC = copyFC(w, layerDWinFC)
 	e.direct = e.stem.mw.packed != nil
+	e.fused = e.direct && hasFMA
 	width := cfg.Board + 2
 	e.geomIn = newTapGeom(e.stem.k, width, cfg.Planes())
 	e.geomF = newTapGeom(3, width, cfg.Filters)
@@ -197,6 +201,17 @@ func (e *Evaluator) pass(s *scratch, planes []float32, n int, policy, value, dwi
 		}
 	}
 	x, y, d := s.x, s.y, s.dense
+	if e.fused {
+		e.convFused(&e.stem, e.geomIn, in, x, false, n)
+		for i := range e.blocks {
+			blk := &e.blocks[i]
+			e.convFused(&blk[0], e.geomF, x, y, false, n)
+			e.convFused(&blk[1], e.geomF, y, x, true, n)
+		}
+		e.policyHead(s, x, n, policy)
+		e.valueHeads(s, x, n, value, dwin)
+		return
+	}
 	e.conv(&e.stem, e.geomIn, in, d, s.col, n)
 	e.unpad(d, e.stem.b, x, false, n)
 	for i := range e.blocks {

@@ -2,7 +2,11 @@
 
 package nn
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
 
 // hasFMA reports whether the AVX2 + FMA micro-kernels can run here.
 var hasFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
@@ -60,3 +64,30 @@ func kernelConv(act []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b [
 
 //go:noescape
 func kern6x16conv(taps, cin int, a *float32, rowOff *int, tapOff *int, b *float32, c *float32, ldcBytes int)
+
+// kernelConvBR is kernelConv with the tower's epilogue: row r of the 6×16
+// block goes to act[cRowOff[r]:] as max(0, sum + bias (+ act when
+// residual)). Offsets are in floats.
+func kernelConvBR(x []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b []float32,
+	act []float32, cRowOff *[kernelRows]int, bias []float32, residual bool) {
+	g.check(x, cin, rowOff)
+	for _, o := range cRowOff {
+		if o < 0 || o+panelCols > len(act) {
+			panic(fmt.Sprintf("nn: conv output row at %d outside %d activations", o, len(act)))
+		}
+	}
+	_ = bias[panelCols-1]
+	_ = b[len(g.off)*cin*panelCols-1]
+	var rb, cb [kernelRows]int
+	for r := range rowOff {
+		rb[r], cb[r] = rowOff[r]*4, cRowOff[r]*4
+	}
+	res := 0
+	if residual {
+		res = 1
+	}
+	kern6x16convBR(len(g.off), cin, &x[0], &rb[0], &g.offBytes[0], &b[0], &act[0], &cb[0], &bias[0], res)
+}
+
+//go:noescape
+func kern6x16convBR(taps, cin int, a *float32, rowOff *int, tapOff *int, b *float32, c *float32, cRowOff *int, bias *float32, residual int)

@@ -202,3 +202,166 @@ innerc:
 	VMOVUPS Y11, 32(DX)
 	VZEROUPPER
 	RET
+
+// func kern6x16convBR(taps, cin int, a *float32, rowOff *int, tapOff *int, b *float32, c *float32, cRowOff *int, bias *float32, residual int)
+//
+// kern6x16conv with the layer's epilogue fused: row r of the result goes
+// to c + cRowOff[r] (bytes) as max(0, sum + bias (+ what is there when
+// residual ≠ 0)), the order of the Go epilogue, so the same bits.
+TEXT ·kern6x16convBR(SB), NOSPLIT, $0-80
+	MOVQ   a+16(FP), SI
+	MOVQ   rowOff+24(FP), DX
+	MOVQ   0(DX), R8
+	ADDQ   SI, R8
+	MOVQ   8(DX), R9
+	ADDQ   SI, R9
+	MOVQ   16(DX), R10
+	ADDQ   SI, R10
+	MOVQ   24(DX), R11
+	ADDQ   SI, R11
+	MOVQ   32(DX), R12
+	ADDQ   SI, R12
+	MOVQ   40(DX), R13
+	ADDQ   SI, R13
+	MOVQ   tapOff+32(FP), DX
+	MOVQ   b+40(FP), DI
+	MOVQ   taps+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+tapf:
+	MOVQ (DX), AX
+	MOVQ cin+8(FP), BX
+
+innerf:
+	VMOVUPS      (DI), Y12
+	VMOVUPS      32(DI), Y13
+	VBROADCASTSS (R8)(AX*1), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (R9)(AX*1), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS (R10)(AX*1), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (R11)(AX*1), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (R12)(AX*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R13)(AX*1), Y15
+	VFMADD231PS  Y12, Y15, Y10
+	VFMADD231PS  Y13, Y15, Y11
+	ADDQ         $4, AX
+	ADDQ         $64, DI
+	DECQ         BX
+	JNE          innerf
+	ADDQ         $8, DX
+	DECQ         CX
+	JNE          tapf
+
+	MOVQ    bias+64(FP), AX
+	VMOVUPS (AX), Y12
+	VMOVUPS 32(AX), Y13
+	VXORPS  Y14, Y14, Y14
+	MOVQ    c+48(FP), SI
+	MOVQ    cRowOff+56(FP), DX
+	MOVQ    residual+72(FP), BX
+	MOVQ    0(DX), R8
+	ADDQ    SI, R8
+	VADDPS  Y12, Y0, Y0
+	VADDPS  Y13, Y1, Y1
+	TESTQ   BX, BX
+	JE      nores0
+	VADDPS  (R8), Y0, Y0
+	VADDPS  32(R8), Y1, Y1
+
+nores0:
+	VMAXPS  Y14, Y0, Y0
+	VMAXPS  Y14, Y1, Y1
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y1, 32(R8)
+	MOVQ    8(DX), R8
+	ADDQ    SI, R8
+	VADDPS  Y12, Y2, Y2
+	VADDPS  Y13, Y3, Y3
+	TESTQ   BX, BX
+	JE      nores1
+	VADDPS  (R8), Y2, Y2
+	VADDPS  32(R8), Y3, Y3
+
+nores1:
+	VMAXPS  Y14, Y2, Y2
+	VMAXPS  Y14, Y3, Y3
+	VMOVUPS Y2, (R8)
+	VMOVUPS Y3, 32(R8)
+	MOVQ    16(DX), R8
+	ADDQ    SI, R8
+	VADDPS  Y12, Y4, Y4
+	VADDPS  Y13, Y5, Y5
+	TESTQ   BX, BX
+	JE      nores2
+	VADDPS  (R8), Y4, Y4
+	VADDPS  32(R8), Y5, Y5
+
+nores2:
+	VMAXPS  Y14, Y4, Y4
+	VMAXPS  Y14, Y5, Y5
+	VMOVUPS Y4, (R8)
+	VMOVUPS Y5, 32(R8)
+	MOVQ    24(DX), R8
+	ADDQ    SI, R8
+	VADDPS  Y12, Y6, Y6
+	VADDPS  Y13, Y7, Y7
+	TESTQ   BX, BX
+	JE      nores3
+	VADDPS  (R8), Y6, Y6
+	VADDPS  32(R8), Y7, Y7
+
+nores3:
+	VMAXPS  Y14, Y6, Y6
+	VMAXPS  Y14, Y7, Y7
+	VMOVUPS Y6, (R8)
+	VMOVUPS Y7, 32(R8)
+	MOVQ    32(DX), R8
+	ADDQ    SI, R8
+	VADDPS  Y12, Y8, Y8
+	VADDPS  Y13, Y9, Y9
+	TESTQ   BX, BX
+	JE      nores4
+	VADDPS  (R8), Y8, Y8
+	VADDPS  32(R8), Y9, Y9
+
+nores4:
+	VMAXPS  Y14, Y8, Y8
+	VMAXPS  Y14, Y9, Y9
+	VMOVUPS Y8, (R8)
+	VMOVUPS Y9, 32(R8)
+	MOVQ    40(DX), R8
+	ADDQ    SI, R8
+	VADDPS  Y12, Y10, Y10
+	VADDPS  Y13, Y11, Y11
+	TESTQ   BX, BX
+	JE      nores5
+	VADDPS  (R8), Y10, Y10
+	VADDPS  32(R8), Y11, Y11
+
+nores5:
+	VMAXPS  Y14, Y10, Y10
+	VMAXPS  Y14, Y11, Y11
+	VMOVUPS Y10, (R8)
+	VMOVUPS Y11, 32(R8)
+	VZEROUPPER
+	RET

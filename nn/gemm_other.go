@@ -18,3 +18,10 @@ func kernelConv(act []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b [
 	g.check(act, cin, rowOff)
 	kernelConvGo(act, cin, rowOff, g, b, c, ldc)
 }
+
+// kernelConvBR is never called without the assembly (Evaluator.fused is
+// false there); it exists for the build.
+func kernelConvBR(x []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b []float32,
+	act []float32, cRowOff *[kernelRows]int, bias []float32, residual bool) {
+	panic("nn: fused convolution kernel without the assembly")
+}
