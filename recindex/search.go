@@ -115,7 +115,7 @@ func (x *Index) Search(ctx context.Context, p *Pattern, opts Options) (*Result, 
 	parts := make([]searcher, workers)
 	var wg sync.WaitGroup
 	for w := range parts {
-		parts[w] = searcher{x: x, out: newCollector(x.Games(), opts.Limit)}
+		parts[w] = searcher{x: x, work: work, out: newCollector(x.Games(), opts.Limit)}
 		wg.Add(1)
 		go func(s *searcher, w int) {
 			defer wg.Done()
@@ -123,8 +123,9 @@ func (x *Index) Search(ctx context.Context, p *Pattern, opts Options) (*Result, 
 				if ctx.Err() != nil {
 					return
 				}
-				s.combo(&work[i])
+				s.combo(ctx, i)
 			}
+			s.flush(ctx)
 		}(&parts[w], w)
 	}
 	wg.Wait()
@@ -154,21 +155,35 @@ func cmpBool(a, b bool) int {
 
 // searcher collects one worker's hits.
 type searcher struct {
-	x                 *Index
-	out               *collector
+	x    *Index
+	work []combo
+	out  *collector
+	// cands are the candidates found and not yet verified, each
+	// ref<<32 | combo<<pointBits | point: sorted, they are verified in game
+	// and move order, so that a game's timelines and moves are read while
+	// they are in the cache (in key order every candidate was a cache miss
+	// or several).
+	cands             []uint64
 	scanned, verified int
 }
 
-// combo finds the keys that c allows by a skip scan of the sorted keys:
-// from a key that fails, it jumps to the smallest key that could pass.
-func (s *searcher) combo(c *combo) {
+// candBatch is the number of candidates gathered before they are verified.
+const candBatch = 1 << 18
+
+// combo finds the keys that work[ci] allows by a skip scan of the sorted
+// keys: from a key that fails, it jumps to the smallest key that could pass.
+func (s *searcher) combo(ctx context.Context, ci int) {
+	c := &s.work[ci]
 	keys := s.x.keys
 	i, hi := 0, len(keys)
 	for i < hi {
 		k := keys[i]
 		s.scanned++
 		if k&c.keyMask == c.keyValue {
-			s.verify(c, k, s.x.refs[i])
+			s.cands = append(s.cands, uint64(s.x.refs[i])<<32|uint64(ci)<<pointBits|k&pointMask)
+			if len(s.cands) == candBatch {
+				s.flush(ctx)
+			}
 			i++
 			continue
 		}
@@ -217,16 +232,36 @@ func lowerBound(keys []uint64, i, hi int, k uint64) int {
 	return i + sort.Search(min(hi, i+step+1)-i, func(j int) bool { return keys[i+j] >= k })
 }
 
-// verify checks the event (key, ref) against c's variant point by point
-// and records the hit. A hit whose move changed several of the variant's
-// points is kept only for the first of them, so it is counted once.
-func (s *searcher) verify(c *combo, key uint64, ref uint32) {
+// flush verifies the gathered candidates in game and move order.
+func (s *searcher) flush(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	slices.Sort(s.cands)
+	x, g := s.x, 0
+	for _, c := range s.cands {
+		ref := uint32(c >> 32)
+		if ref >= x.moveBase[g+1] {
+			if ref < x.moveBase[g+2] {
+				g++
+			} else {
+				g = x.gameOf(ref)
+			}
+		}
+		s.verify(&s.work[int(uint32(c)>>pointBits)], g, int(c&pointMask), ref)
+	}
+	s.cands = s.cands[:0]
+}
+
+// verify checks the event ref (move ref of game g, at point pt) against
+// c's variant point by point and records the hit. A hit whose move changed
+// several of the variant's points is kept only for the first of them, so
+// it is counted once.
+func (s *searcher) verify(c *combo, g, pt int, ref uint32) {
 	s.verified++
 	x, v := s.x, c.v
-	g := x.gameOf(ref)
 	n := int(ref-x.moveBase[g]) + 1
 	size := int(x.sizes[g])
-	pt := int(key & pointMask)
 	a := v.pts[c.anchor]
 	ox, oy := pt%size-a.x, pt/size-a.y
 	if ox < 0 || oy < 0 || ox+v.w > size || oy+v.h > size {
@@ -269,57 +304,27 @@ func (x *Index) verifyPoints(c *combo, g, n, ox, oy, size int, captures bool) bo
 	return true
 }
 
-// scanAhead is how many moves a continuation is looked for move by move
-// before the rectangle's point timelines are asked instead.
-const scanAhead = 24
-
 // continuation finds the first move after global move ref that lands in
-// variant v placed at (ox, oy): the next few moves one by one, then the
-// earliest later placement on any of the rectangle's points.
+// variant v placed at (ox, oy), scanning the game's later moves against a
+// bitmap of the rectangle's points (no division per move; the moves are
+// contiguous, so the scan reads a few cache lines).
 func (x *Index) continuation(g int, ref uint32, v *variant, ox, oy int) Continuation {
 	size := int(x.sizes[g])
-	end := min(x.moveBase[g+1], ref+1+scanAhead)
-	for r := ref + 1; r < end; r++ {
-		p := int(x.moves[r] & movePoint)
-		if p == movePass {
-			continue
-		}
-		if mx, my := p%size-ox, p/size-oy; mx >= 0 && my >= 0 && mx < v.w && my < v.h {
-			return x.continuationAt(g, r, v, mx, my)
-		}
-	}
-	if end == x.moveBase[g+1] {
-		return Continuation{}
-	}
-	after := int(end - x.moveBase[g]) // moves up to this number were scanned
-	best := 0
+	var rect [1 << pointBits / 64]uint64
 	for my := 0; my < v.h; my++ {
-		for mx := 0; mx < v.w; mx++ {
-			if t := x.nextPlacement(g, (oy+my)*size+ox+mx, after); t > 0 && (best == 0 || t < best) {
-				best = t
-			}
+		row := (oy+my)*size + ox
+		for p := row; p < row+v.w; p++ {
+			rect[p>>6] |= 1 << (p & 63)
 		}
 	}
-	if best == 0 {
-		return Continuation{}
-	}
-	r := x.moveBase[g] + uint32(best) - 1
-	p := int(x.moves[r] & movePoint)
-	return x.continuationAt(g, r, v, p%size-ox, p/size-oy)
-}
-
-// nextPlacement returns the number of the first move after move n that
-// placed a stone on point p of game g, 0 if none.
-func (x *Index) nextPlacement(g, p, n int) int {
-	base := x.chgBase[g]
-	pb := int(x.pointBase[g]) + p
-	lo, hi := base+uint32(x.pointOff[pb]), base+uint32(x.pointOff[pb+1])
-	for i := lo; i < hi; i += 2 { // placements are the even entries
-		if t := int(x.changes[i] >> 1); t > n {
-			return t
+	moves := x.moves[ref+1 : x.moveBase[g+1]]
+	for i, m := range moves {
+		p := int(m & movePoint)
+		if p < 1<<pointBits && rect[p>>6]&(1<<(p&63)) != 0 {
+			return x.continuationAt(g, ref+1+uint32(i), v, p%size-ox, p/size-oy)
 		}
 	}
-	return 0
+	return Continuation{}
 }
 
 // continuationAt describes global move r of game g, at (mx, my) of

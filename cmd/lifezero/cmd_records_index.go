@@ -226,7 +226,7 @@ func labelledDiagram(p *recindex.Pattern, conts []recindex.ContStat) string {
 }
 
 func cmdRecordsBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("records bench", "records bench --index DIR [--n N] [--seed S] [--min 3] [--max 7] [--workers N] [--json]", stderr)
+	fs := newFlagSet("records bench", "records bench --index DIR [--n N] [--seed S] [--min 3] [--max 7] [--workers N] [--json] [--cpuprofile FILE]", stderr)
 	index := fs.String("index", "", "the record index `DIR` (required)")
 	n := fs.Int("n", 1000, "search `N` random patterns")
 	seed := fs.Uint64("seed", 1, "random seed of the patterns")
@@ -234,6 +234,7 @@ func cmdRecordsBench(ctx context.Context, args []string, stdout, stderr io.Write
 	maxSide := fs.Int("max", 7, "largest pattern side")
 	workers := fs.Int("workers", 1, "search with `N` goroutines")
 	asJSON := fs.Bool("json", false, "print the measurement as JSON")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the searches to `FILE` (go tool pprof)")
 	if _, err := parseArgs(fs, args); err != nil {
 		return err
 	}
@@ -251,6 +252,13 @@ func cmdRecordsBench(ctx context.Context, args []string, stdout, stderr io.Write
 	patterns := make([]*recindex.Pattern, *n)
 	for i := range patterns {
 		patterns[i] = x.SamplePattern(r, *minSide, *maxSide)
+	}
+	if *profile != "" {
+		stop, err := startCPUProfile(*profile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	m, err := x.Measure(ctx, patterns, recindex.Options{Workers: *workers, Limit: 20})
 	if err != nil {
