@@ -25,6 +25,7 @@ func BenchmarkForward(b *testing.B) {
 			}
 			for _, batch := range []int{1, 64} {
 				planes := randomPlanes(c, batch, rand.New(rand.NewPCG(1, 2)))
+				oneHotMoves(c, planes, batch, rand.New(rand.NewPCG(3, 4)))
 				name := fmt.Sprintf("%s/%dx%d/batch%d", preset, board, board, batch)
 				b.Run("dedicated/"+name, func(b *testing.B) {
 					e, err := NewEvaluator(w)
@@ -40,6 +41,27 @@ func BenchmarkForward(b *testing.B) {
 					}
 					benchForward(b, ge, planes, batch)
 				})
+			}
+		}
+	}
+}
+
+// oneHotMoves makes the move-number planes of the n positions one-hot, as
+// Config.Encode writes them (randomPlanes fills them with random bits).
+func oneHotMoves(c Config, planes []float32, n int, rng *rand.Rand) {
+	hw, in := c.Points(), c.InputSize()
+	for s := range n {
+		if c.MoveNumberPlanes == 0 {
+			return
+		}
+		k := rng.IntN(c.MoveNumberPlanes)
+		for m := range c.MoveNumberPlanes {
+			p := planes[s*in+(NumFixedPlanes+m)*hw:][:hw]
+			for i := range p {
+				p[i] = 0
+				if m == k {
+					p[i] = 1
+				}
 			}
 		}
 	}

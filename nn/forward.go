@@ -32,6 +32,7 @@ type Evaluator struct {
 	// Tap offsets in the padded layout: 3×3 over the input planes and
 	// over the filters, 1×1 over the filters (the heads).
 	geomIn, geomF, geom1 *tapGeom
+	moveStem             *moveStem // nil without move-number planes
 	scratch              sync.Pool
 }
 
@@ -78,6 +79,7 @@ func NewEvaluator(w *Weights) (*Evaluator, error) {
 	e.geomIn = newTapGeom(e.stem.k, width, cfg.Planes())
 	e.geomF = newTapGeom(3, width, cfg.Filters)
 	e.geom1 = newTapGeom(1, width, cfg.Filters)
+	e.moveStem = newMoveStem(cfg, &e.stem)
 	e.scratch.New = func() any { return e.newScratch() }
 	return e, nil
 }
@@ -126,6 +128,7 @@ func (e *Evaluator) Config() Config { return e.cfg }
 // so the borders stay zero from allocation on.
 type scratch struct {
 	in     []float32 // padded points × planes
+	inFix  []float32 // padded points × NumFixedPlanes: the short stem's input
 	x, y   []float32 // padded points × filters
 	dense  []float32 // cols × filters: a convolution's output before its bias
 	col    []float32 // cols × (9·max(planes, filters)), without the direct kernel
@@ -141,7 +144,7 @@ func (e *Evaluator) newScratch() *scratch {
 	padded := e.chunk * (c.Board + 2) * (c.Board + 2)
 	f := c.Filters
 	s := &scratch{
-		in: make([]float32, c.Planes()*padded),
+		in: make([]float32, c.Planes()*padded), inFix: make([]float32, NumFixedPlanes*padded),
 		x:  make([]float32, f*padded), y: make([]float32, f*padded),
 		dense:  make([]float32, f*cols),
 		head:   make([]float32, policyConvOut*cols),
@@ -176,33 +179,65 @@ func (e *Evaluator) Forward(planes []float32, n int) (policy [][]float32, value 
 	}
 	s := e.scratch.Get().(*scratch)
 	defer e.scratch.Put(s)
-	for lo := 0; lo < n; lo += e.chunk {
-		hi := min(n, lo+e.chunk)
-		e.pass(s, planes[lo*c.InputSize():hi*c.InputSize()], hi-lo,
+	// Runs of positions whose move planes are one-hot take the short stem
+	// (movestem.go), the others the full one; a position's outputs do not
+	// depend on the other positions of its pass.
+	in := c.InputSize()
+	moves := make([]int, n)
+	for i := range moves {
+		moves[i] = -1
+		if e.moveStem != nil {
+			moves[i] = e.moveIndex(planes[i*in : (i+1)*in])
+		}
+	}
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && hi-lo < e.chunk && (moves[hi] < 0) == (moves[lo] < 0) {
+			hi++
+		}
+		var mv []int
+		if moves[lo] >= 0 {
+			mv = moves[lo:hi]
+		}
+		e.pass(s, planes[lo*in:hi*in], hi-lo, mv,
 			pflat[lo*c.PolicySize():hi*c.PolicySize()], value[lo:hi], dflat[lo*c.D:hi*c.D])
+		lo = hi
 	}
 	return policy, value, dwin, nil
 }
 
-// pass runs the network on n ≤ e.chunk samples.
-func (e *Evaluator) pass(s *scratch, planes []float32, n int, policy, value, dwin []float32) {
+// pass runs the network on n ≤ e.chunk samples; moves, when not nil,
+// gives their move planes, and the stem then skips those planes.
+func (e *Evaluator) pass(s *scratch, planes []float32, n int, moves []int, policy, value, dwin []float32) {
 	c := e.cfg
 	hw := c.Points()
 	// Input planes are plane-major per sample; the tower wants
 	// position-major, with the border.
-	np := c.Planes()
-	in := s.in
+	// The two layouts have their own buffers: an interior write of one
+	// would land on the other's border.
+	np, stride, in := c.Planes(), c.Planes(), s.in
+	if moves != nil {
+		np, in = NumFixedPlanes, s.inFix
+	}
 	for b := 0; b < n; b++ {
 		for i := 0; i < hw; i++ {
 			dst := in[e.paddedPoint(b*hw+i)*np:][:np]
 			for p := range dst {
-				dst[p] = planes[(b*np+p)*hw+i]
+				dst[p] = planes[(b*stride+p)*hw+i]
 			}
 		}
 	}
 	x, y, d := s.x, s.y, s.dense
+	stemDone := false
+	if moves != nil {
+		e.conv(&e.moveStem.conv, e.moveStem.geom, in, d, s.col, n)
+		e.stemEpilogue(d, moves, x, n)
+		stemDone = true
+	}
 	if e.fused {
-		e.convFused(&e.stem, e.geomIn, in, x, false, n)
+		if !stemDone {
+			e.convFused(&e.stem, e.geomIn, in, x, false, n)
+		}
 		for i := range e.blocks {
 			blk := &e.blocks[i]
 			e.convFused(&blk[0], e.geomF, x, y, false, n)
@@ -212,8 +247,10 @@ func (e *Evaluator) pass(s *scratch, planes []float32, n int, policy, value, dwi
 		e.valueHeads(s, x, n, value, dwin)
 		return
 	}
-	e.conv(&e.stem, e.geomIn, in, d, s.col, n)
-	e.unpad(d, e.stem.b, x, false, n)
+	if !stemDone {
+		e.conv(&e.stem, e.geomIn, in, d, s.col, n)
+		e.unpad(d, e.stem.b, x, false, n)
+	}
 	for i := range e.blocks {
 		blk := &e.blocks[i]
 		e.conv(&blk[0], e.geomF, x, d, s.col, n)
