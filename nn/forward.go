@@ -145,7 +145,7 @@ func (e *Evaluator) newScratch() *scratch {
 	f := c.Filters
 	s := &scratch{
 		in: make([]float32, c.Planes()*padded), inFix: make([]float32, NumFixedPlanes*padded),
-		x:  make([]float32, f*padded), y: make([]float32, f*padded),
+		x: make([]float32, f*padded), y: make([]float32, f*padded),
 		dense:  make([]float32, f*cols),
 		head:   make([]float32, policyConvOut*cols),
 		rows:   make([]float32, e.chunk*policyConvOut*c.Points()),

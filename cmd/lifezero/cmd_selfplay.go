@@ -49,6 +49,8 @@ func cmdSelfplay(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := flags.Uint64("seed", 1, "random `seed`")
 	alpha := flags.Float64("dirichlet-alpha", d.DirichletAlpha, "root noise `alpha`")
 	eps := flags.Float64("dirichlet-weight", d.DirichletWeight, "root noise `weight`")
+	reuse := flags.Bool("reuse-tree", d.ReuseTree, "start each search from the subtree of the move played (its visits count as simulations)")
+	cache := flags.Int("eval-cache", d.CacheEntries, "cache the network's outputs for up to `N` positions per chunk (0: off)")
 	problems, err := parseArgs(flags, args)
 	if err != nil {
 		return err
@@ -60,6 +62,7 @@ func cmdSelfplay(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	opts.Games, opts.Simulations, opts.TempMoves, opts.MaxMoves = *games, *sims, *temp, *maxMoves
 	opts.GamesPerFile, opts.LeavesPerGame, opts.Workers, opts.Seed = *perFile, *leaves, *workers, *seed
 	opts.DirichletAlpha, opts.DirichletWeight = *alpha, *eps
+	opts.ReuseTree, opts.CacheEntries = *reuse, *cache
 	if err := setNet(&opts, *net, *preset, *board, 0); err != nil {
 		return err
 	}
