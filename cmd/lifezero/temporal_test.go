@@ -19,6 +19,7 @@ import (
 	"lifezero/datasets"
 	"lifezero/evaluate"
 	"lifezero/internal/temporaltest"
+	"lifezero/train"
 )
 
 // These tests run pipelines through a real Temporal development server
@@ -406,4 +407,71 @@ func TestTemporalServerRestart(t *testing.T) {
 		t.Fatalf("after the restart: %+v, %v", out, err)
 	}
 	compareManifests(t, local, run.Workdir, []string{"sp"})
+}
+
+// trainPipeline trains long enough to be killed after a checkpoint.
+const trainPipeline = `name: train
+stages:
+  sp:
+    kind: selfplay
+    params: {preset: 2x16, board: 7, games: 8, simulations: 32, games_per_file: 4}
+  net:
+    kind: train
+    inputs: [stage:sp]
+    params: {steps: 300, batch_size: 32, checkpoint_every: 50}
+`
+
+// TestTemporalTrainingKilled kills the worker training the network once it
+// has written a checkpoint: the retry, on another worker, resumes from the
+// checkpoint and the network equals a local run's, byte for byte.
+func TestTemporalTrainingKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a network twice")
+	}
+	srv := temporaltest.Start(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pipeline.yaml")
+	if err := os.WriteFile(file, []byte(trainPipeline), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(dir, "local")
+	if code, out, errs := lifezero(t, "run", file, "--workdir", local); code != 0 {
+		t.Fatalf("local run: exit %d\n%s\n%s", code, out, errs)
+	}
+	w1 := startWorker(t, srv, "w1")
+	work := filepath.Join(dir, "temporal")
+	done := make(chan error, 1)
+	go func() {
+		code, out, errs := lifezero(t, "run", file, "--workdir", work, "--temporal", srv.HostPort, "--heartbeat", "2s")
+		if code != 0 {
+			done <- fmt.Errorf("run --temporal: exit %d\n%s\n%s", code, out, errs)
+		}
+		close(done)
+	}()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		// checkpoint.json is written after the weights it names.
+		if _, err := os.Stat(filepath.Join(work, "net", train.CheckpointFile)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no training checkpoint in 3 minutes")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	w1.kill9()
+	t.Logf("killed w1 (SIGKILL) after a training checkpoint")
+	w2 := startWorker(t, srv, "w2")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(4 * time.Minute):
+		t.Fatal("the run did not finish in 4 minutes after the kill")
+	}
+	if !strings.Contains(w2.logText(), "training resumes from checkpoint") {
+		t.Errorf("w2 did not resume from the checkpoint:\n%s", w2.logText())
+	}
+	compareManifests(t, local, work, []string{"sp", "net"})
 }
