@@ -2,9 +2,11 @@ package pipelines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"lifezero/datasets"
 	"lifezero/internal/dirlock"
@@ -74,7 +76,7 @@ func (r *Runner) RunStage(ctx context.Context, p *Pipeline, name string, force b
 	if err != nil {
 		return Result{Stage: name, Status: StatusFailed, Err: err}, err
 	}
-	lock, err := p.LockStage(name)
+	lock, err := p.LockStage(ctx, name)
 	if err != nil {
 		return Result{Stage: name, Kind: st.Kind.Name, Status: StatusFailed, Err: err}, err
 	}
@@ -100,7 +102,7 @@ func (r *Runner) RunShard(ctx context.Context, p *Pipeline, name string, i int, 
 	if st.Shards <= 1 || i < 0 || i >= st.Shards {
 		return "", fmt.Errorf("pipelines: stage %q has %d shard(s), no shard %d", name, max(st.Shards, 1), i+1)
 	}
-	lock, err := p.LockStage(fmt.Sprintf("%s.shard-%d-of-%d", name, i, st.Shards))
+	lock, err := p.LockStage(ctx, fmt.Sprintf("%s.shard-%d-of-%d", name, i, st.Shards))
 	if err != nil {
 		return "", err
 	}
@@ -121,20 +123,37 @@ func (r *Runner) RunShard(ctx context.Context, p *Pipeline, name string, i int, 
 // stage (and per shard) that a distributed runner works on.
 const LocksDir = "_locks"
 
+// LockWait is how long LockStage waits for a unit's lock held elsewhere.
+const LockWait = 2 * time.Minute
+
 // LockStage takes the lock of one unit of work (a stage or "STAGE.shard-I-of-N")
 // in the workdir: an OS file lock that dies with its process, so a worker
 // killed mid-stage leaves the unit free for a retry, while a slow worker
-// still at it keeps a second one from clearing its output under it.
-func (p *Pipeline) LockStage(unit string) (*dirlock.Lock, error) {
+// still at it keeps a second one from clearing its output under it. It
+// waits up to LockWait for a holder to let go: a scheduler that gave up on
+// a worker which is in fact alive retries the unit elsewhere while the first
+// attempt is still being cancelled.
+func (p *Pipeline) LockStage(ctx context.Context, unit string) (*dirlock.Lock, error) {
 	dir := filepath.Join(p.Workdir, LocksDir, unit)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("pipelines: lock %s: %w", unit, err)
 	}
-	l, err := dirlock.Acquire(dir)
-	if err != nil {
-		return nil, fmt.Errorf("pipelines: stage %w", err)
+	deadline := time.Now().Add(LockWait)
+	for {
+		l, err := dirlock.Acquire(dir)
+		var busy *dirlock.BusyError
+		switch {
+		case err == nil:
+			return l, nil
+		case !errors.As(err, &busy) || time.Now().After(deadline):
+			return nil, fmt.Errorf("pipelines: stage %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
-	return l, nil
 }
 
 // diskInputs returns stage name and its inputs, resolved against the

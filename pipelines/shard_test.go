@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"lifezero/datasets"
 )
@@ -248,5 +249,33 @@ func TestShardsKeyErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want it to contain %q", tc.yml, err, tc.want)
 		}
+	}
+}
+
+// TestRunStageWaitsForTheUnitLock: a unit whose lock is held (a worker
+// still cancelling a given-up attempt) waits for it, or for its context.
+func TestRunStageWaitsForTheUnitLock(t *testing.T) {
+	dir := t.TempDir()
+	w := &shardWorld{runs: map[string]int{}}
+	p, err := Load(writePipeline(t, dir, "name: l\nstages:\n  c: {kind: count}\n"), w.registry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	held, err := p.LockStage(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := (&Runner{}).RunStage(cctx, p, "c", false); !errors.Is(err, context.DeadlineExceeded) || w.runs["c"] != 0 {
+		t.Errorf("with the lock held and a short context: %v, %d runs; want the context's error and no run", err, w.runs["c"])
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		held.Release()
+	}()
+	if _, err := (&Runner{}).RunStage(ctx, p, "c", false); err != nil || w.runs["c"] != 1 {
+		t.Errorf("after the holder let go: %v, %d runs; want one run", err, w.runs["c"])
 	}
 }
