@@ -13,7 +13,7 @@ func newRegistry() (*pipelines.Registry, error) {
 	return pipelines.NewRegistry(
 		recordsImportKind(),
 		problemsKind(),
-		solveKind(),
+		withSolveShards(solveKind()),
 		withSelfplayShards(selfplayKind()),
 		trainKind(),
 		moveCandsKind(),
