@@ -14,4 +14,11 @@
 // verifies and carries the current input hash, so a rerun after a change runs
 // exactly the stages the change affects, and a run killed at any moment resumes
 // from the first unfinished stage.
+//
+// A stage of a shardable kind (Kind.Shard) may say "shards: N": its work is
+// split into N independent pieces, each a dataset of its own, merged into the
+// stage's one dataset. The local runner runs the pieces one after another; a
+// distributed runner (package cluster) schedules the units this package
+// exposes (Schedule, RunShard, RunStage), each reading its inputs from the
+// workdir that all its machines share.
 package pipelines
