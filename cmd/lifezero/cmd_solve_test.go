@@ -349,7 +349,7 @@ func TestSolveStage(t *testing.T) {
 		{"budget: 3000, net_mode: fast", `param "net_mode": neteval: unknown value mode "fast"`},
 		// A stage input gives a network; a solve-results dataset is no network.
 		{"budget: 3000, workers: 2}\n  again:\n    kind: solve\n    inputs: [tiny, stage:solve]\n    params: {budget: 10",
-			`input stage:solve is a "solve-results" dataset; solve reads problem paths and "network" stages`},
+			`input stage:solve is a "solve-results" dataset; solve reads problem paths, "network" and "tsumego-model" stages`},
 		{"budget: 3000, workers: 2}\n  again:\n    kind: solve\n    inputs: [stage:solve]\n    params: {budget: 10",
 			"no problem path"},
 	} {

@@ -29,7 +29,7 @@ func TestDefaultPipeline(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
-	stages := []string{"games", "problems", "solve", "cands-train", "cands-valid", "bt", "lfr", "fbt", "movepred",
+	stages := []string{"games", "problems", "tsumego", "solve", "cands-train", "cands-valid", "bt", "lfr", "fbt", "movepred",
 		"selfplay1", "train1", "selfplay2", "train2", "solve-net", "report"}
 	for _, name := range stages {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s+\S+\s+ran\b`).MatchString(out) {
@@ -57,6 +57,16 @@ func TestDefaultPipeline(t *testing.T) {
 	if want := []string{"killall7x7/01.json", "killall7x7/02.json", "killall7x7/05.json", "cho19-dev/001.json", "cho19-dev/003.json"}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("problems %v, want %v", ids, want)
 	}
+	// solve searched with the tsumego stage's priors: every row must say so.
+	solveRows, _, err := evaluate.ReadSolveResults(context.Background(), filepath.Join(work, "solve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range solveRows {
+		if r.Evaluator != "ldb+tsumego" {
+			t.Errorf("solve row %s: evaluator %q, want ldb+tsumego", r.ID, r.Evaluator)
+		}
+	}
 	// solve-net searched with train2's network: every row must say so.
 	netRows, _, err := evaluate.ReadSolveResults(context.Background(), filepath.Join(work, "solve-net"))
 	if err != nil {
@@ -77,7 +87,7 @@ func TestDefaultPipeline(t *testing.T) {
 	for _, want := range []string{"## Game records", "| games written | 300 |", "## Problems", "| 003 | 19x19 | B | B | B live / W kill |",
 		"![game lengths](games-game-lengths.png)", "## Solving L&D problems", "### killall7x7", "### cho19-dev",
 		"(solve-solve-solved-killall7x7.png)", "## Solving L&D problems: solve-net", "net-ftl evaluator",
-		"(solve-net-solve-solved-killall7x7.png)"} {
+		"(solve-net-solve-solved-killall7x7.png)", "## Tsumego move priors", "| problems trained on | 300 |"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}

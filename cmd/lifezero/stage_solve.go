@@ -11,6 +11,7 @@ import (
 	"lifezero/pipelines"
 	"lifezero/rzs"
 	"lifezero/train"
+	"lifezero/tsumego"
 )
 
 // solveParams are the solve stage's params. MaxMemory is left out of the
@@ -83,7 +84,8 @@ func solveKind() pipelines.Kind {
 		Name: "solve",
 		Doc: "Solves the L&D problems of its path inputs (problem directories or .json/.sgf files) by " +
 			"relevance-zone based search, ordered by the newest network input (a train stage) when there is " +
-			"one and by the evaluator param otherwise, and writes a solve-results dataset (per problem: result from the " +
+			"one and by the evaluator param otherwise, its move priors reweighted by a tsumego-train input " +
+			"when there is one, and writes a solve-results dataset (per problem: result from the " +
 			"living side's view, first move, nodes, seconds, RZ size, TT and table hits, settings, the " +
 			"papers' node counts) with a report section: per problem set a table beside the papers' " +
 			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
@@ -104,9 +106,17 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	paths, netIn, err := splitSolveInputs(env.Inputs)
+	paths, netIn, rankerIn, err := splitSolveInputs(env.Inputs)
 	if err != nil {
 		return err
+	}
+	if rankerIn != nil {
+		r, _, err := tsumego.LoadRanker(rankerIn.Path)
+		if err != nil {
+			return fmt.Errorf("input stage:%s: %w", rankerIn.Stage, err)
+		}
+		cfg.Ranker, cfg.RankerName = r, "tsumego"
+		env.Log.Info("priors from a tsumego model", "model", rankerIn.Stage)
 	}
 	if netIn != nil {
 		if err := loadSolveNet(&cfg, netIn, p.NetMode); err != nil {
@@ -149,27 +159,31 @@ func solveInputs(inputs []pipelines.Input) error {
 			return nil
 		}
 	}
-	return errors.New("no problem path: list problem directories or .json/.sgf files (stage inputs give only the network)")
+	return errors.New("no problem path: list problem directories or .json/.sgf files (stage inputs give only the network or the tsumego model)")
 }
 
-// splitSolveInputs returns the problem paths and the newest network input
-// (nil when there is none); any other stage input is an error.
-func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn *pipelines.InputRef, err error) {
+// splitSolveInputs returns the problem paths, the newest network input and
+// the newest tsumego model input (nil when there is none); any other stage
+// input is an error.
+func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn, rankerIn *pipelines.InputRef, err error) {
 	for i, in := range inputs {
 		switch {
 		case in.Stage == "":
 			paths = append(paths, in.Path)
 		case in.Manifest != nil && in.Manifest.Kind == train.NetworkKind:
 			netIn = newerInput(netIn, &inputs[i])
+		case in.Manifest != nil && in.Manifest.Kind == tsumegoModelKind:
+			rankerIn = newerInput(rankerIn, &inputs[i])
 		default:
 			kind := ""
 			if in.Manifest != nil {
 				kind = in.Manifest.Kind
 			}
-			return nil, nil, fmt.Errorf("input stage:%s is a %q dataset; solve reads problem paths and %q stages", in.Stage, kind, train.NetworkKind)
+			return nil, nil, nil, fmt.Errorf("input stage:%s is a %q dataset; solve reads problem paths, %q and %q stages",
+				in.Stage, kind, train.NetworkKind, tsumegoModelKind)
 		}
 	}
-	return paths, netIn, nil
+	return paths, netIn, rankerIn, nil
 }
 
 // loadSolveNet loads the network of dataset in into cfg.

@@ -23,6 +23,7 @@ func newRegistry() (*pipelines.Registry, error) {
 		owlKind(),
 		matchKind(),
 		rztKind(),
+		tsumegoKind(),
 	)
 }
 

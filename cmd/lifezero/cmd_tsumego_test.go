@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lifezero/tsumego"
+)
+
+func TestTsumegoTrain(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "model")
+	code, stdout, stderr := lifezero(t, "tsumego", "train", "--folds", "2", "--iterations", "5", "--out", out,
+		"--exclude", "../../samples/problems/cho19-dev", "../../samples/tsumego/cho-elementary")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "tsumego: 300 problems") || !strings.Contains(stdout, "2-fold cross-validation: top-1") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	if _, meta, err := tsumego.LoadRanker(out); err != nil || meta.Problems+len(meta.Excluded) != 300 || meta.Folds != 2 {
+		t.Errorf("model: %+v, %v", meta, err)
+	}
+
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "broken.sgf"), []byte("(;SZ[19]AB[aa"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--folds", "1", "--out", out, "x"}, 2, "--folds 1: want at least 2"},
+		{[]string{"../../samples/tsumego/cho-elementary"}, 2, "--out DIR is required"},
+		{[]string{"--out", out, filepath.Join(bad, "none")}, 1, "no such file or directory"},
+		{[]string{"--out", out, bad}, 1, "broken.sgf"},
+		{[]string{"--out", out, "--exclude", filepath.Join(bad, "none"), "../../samples/tsumego/cho-elementary"}, 1, "--exclude"},
+	} {
+		code, _, stderr := lifezero(t, append([]string{"tsumego", "train"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, want %d with %q: %s", tt.args, code, tt.code, tt.want, stderr)
+		}
+	}
+}
+
+// TestTsumegoStageParams: bad params are caught when the pipeline loads, at
+// their line.
+func TestTsumegoStageParams(t *testing.T) {
+	dir := t.TempDir()
+	pipeline := filepath.Join(dir, "pipeline.yaml")
+	text := "name: t\nstages:\n  tsumego:\n    kind: tsumego-train\n    inputs: [x]\n    params: {folds: 1}\n"
+	if err := os.WriteFile(pipeline, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := lifezero(t, "run", pipeline, "--workdir", filepath.Join(dir, "runs"))
+	if code != 1 || !strings.Contains(stderr, `pipeline.yaml:6: stage "tsumego": param "folds": 1: want at least 2`) {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"lifezero/datasets"
+	"lifezero/evaluate"
+	"lifezero/features"
+	"lifezero/pipelines"
+	"lifezero/train"
+	"lifezero/tsumego"
+)
+
+// tsumegoModelKind is the manifest kind of a tsumego-train output: a model
+// directory (tsumego.Save) a solve stage reads as move priors.
+const (
+	tsumegoModelKind          = "tsumego-model"
+	tsumegoModelSchemaVersion = 1
+)
+
+type tsumegoParams struct {
+	Folds      int  `yaml:"folds" help:"measure the model's move prediction by K-fold cross-validation (at least 2)"`
+	LD         bool `yaml:"ld" help:"add the life-and-death features (eye-space region, vital point, liberties) to the Fuego-style ones"`
+	Ladders    bool `yaml:"ladders" help:"read ladders for the ladder features (a third of the solver's time per node)"`
+	Iterations int  `yaml:"iterations" help:"most MM iterations"`
+}
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (p *tsumegoParams) Validate() error {
+	switch {
+	case p.Folds < 2:
+		return &pipelines.ParamError{Key: "folds", Msg: fmt.Sprintf("%d: want at least 2", p.Folds)}
+	case p.Iterations < 1:
+		return &pipelines.ParamError{Key: "iterations", Msg: fmt.Sprintf("%d: want at least 1", p.Iterations)}
+	}
+	return nil
+}
+
+func tsumegoKind() pipelines.Kind {
+	return pipelines.Kind{
+		Name: "tsumego-train",
+		Doc: "Trains move priors for the solver on a first-move tsumego collection (the first path input: a " +
+			"directory of .sgf problems, each a setup position and the book's first move): a Bradley-Terry " +
+			"model over the Fuego-style and life-and-death features, measured by cross-validation. Further " +
+			"path inputs are the problem sets to be measured: training problems found inside one of their " +
+			"positions are left out. A solve stage given this stage's output uses the model as priors.",
+		Version:     1,
+		Params:      tsumegoParams{Folds: 9, LD: true, Iterations: train.DefaultBTConfig().MaxIterations},
+		CheckInputs: pathInputs,
+		Run:         runTsumego,
+	}
+}
+
+func runTsumego(ctx context.Context, env *pipelines.Env) error {
+	p, err := pipelines.ParamsAs[tsumegoParams](env)
+	if err != nil {
+		return err
+	}
+	began := time.Now()
+	problems, err := tsumego.Load(env.Inputs[0].Path)
+	if err != nil {
+		return err
+	}
+	var measured []string
+	for _, in := range env.Inputs[1:] {
+		measured = append(measured, in.Path)
+	}
+	kept, dropped, err := excludeMeasured(problems, measured)
+	if err != nil {
+		return err
+	}
+	setCfg := features.DefaultConfig()
+	setCfg.NoLadders = !p.Ladders
+	set, err := features.New(setCfg)
+	if err != nil {
+		return err
+	}
+	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: train.DefaultBTConfig()}
+	cfg.BT.MaxIterations = p.Iterations
+	env.Progress.Start(1, "models")
+	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
+	env.Progress.Finish()
+	if err != nil {
+		return err
+	}
+	meta.Source, meta.Excluded = filepath.Base(env.Inputs[0].Path), dropped
+	if err := tsumego.Save(env.OutDir, model, set, meta); err != nil {
+		return err
+	}
+	env.Log.Info("tsumego model trained", "problems", meta.Problems, "left_out", len(dropped),
+		"top1", fmt.Sprintf("%.3f", meta.CrossValidated.Top1))
+	if err := evaluate.WriteTsumegoSection(env.OutDir, meta, time.Since(began).Seconds()); err != nil {
+		return err
+	}
+	m := &datasets.Manifest{Kind: tsumegoModelKind, SchemaVersion: tsumegoModelSchemaVersion, Meta: map[string]string{
+		"problems": strconv.Itoa(meta.Problems), "top1": strconv.FormatFloat(meta.CrossValidated.Top1, 'f', 4, 64),
+	}}
+	for _, name := range []string{tsumego.WeightsFile, tsumego.FeatureSetFile, tsumego.MetaFile} {
+		rows := int64(0)
+		if name == tsumego.MetaFile {
+			rows = int64(meta.Problems) // the problems the model was trained on
+		}
+		e, err := env.FileEntry(name, rows)
+		if err != nil {
+			return err
+		}
+		m.Files = append(m.Files, e)
+	}
+	return env.WriteManifest(m)
+}
