@@ -6,9 +6,10 @@ import (
 	"lifezero/game"
 )
 
-// MoveRanker scores a position's candidate moves for its side to move;
-// a higher score means a move more likely to be right. A feature model
-// trained on life-and-death problems (package tsumego) is one.
+// MoveRanker scores a position's candidate moves for its side to move as
+// log-strengths: a move of score s is e^(s-t) times as likely to be right as
+// one of score t (a Bradley-Terry model's sum of log-gammas, a logit). A
+// feature model trained on life-and-death problems (package tsumego) is one.
 type MoveRanker interface {
 	Rank(pos *game.Position, moves []game.Point, scores []float64) error
 }
@@ -20,9 +21,8 @@ type MoveRanker interface {
 type Learned struct {
 	Base   Evaluator
 	Ranker MoveRanker
-	// Weight is the exponent on the ranker's scores (0 means 1): a
-	// Bradley-Terry score is a strength, so the prior of a move becomes
-	// base prior x strength^Weight, renormalised.
+	// Weight scales the ranker's log-strengths (0 means 1): the prior of a
+	// move becomes base prior x e^(Weight x score), renormalised.
 	Weight float64
 	// Replace drops the base's board-move priors and keeps the ranker's
 	// alone (an ablation).
@@ -42,13 +42,20 @@ func (l Learned) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 	if w == 0 {
 		w = 1
 	}
+	top := math.Inf(-1)
+	for i, m := range moves {
+		if m != game.Pass {
+			top = max(top, scores[i])
+		}
+	}
 	var mass, sum float64
 	for i, m := range moves {
 		if m == game.Pass {
 			continue
 		}
 		mass += float64(priors[i])
-		s := math.Pow(scores[i], w)
+		// Subtracting the largest score keeps exp in range.
+		s := math.Exp(w * (scores[i] - top))
 		if !l.Replace {
 			s *= float64(priors[i])
 		}

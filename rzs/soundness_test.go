@@ -160,15 +160,15 @@ func pointNames(pos *game.Position, s *game.PointSet) []string {
 	return out
 }
 
-// noiseRanker scores moves by a hash of the position and the move: priors
-// as wrong as a learned ranker could make them, which must never change
+// noiseRanker scores moves by a hash of the position and the move
+// (log-strengths 0 to 8): priors as wrong as a learned ranker could make them, which must never change
 // what the solver proves.
 type noiseRanker struct{}
 
 func (noiseRanker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
 	for i, m := range moves {
 		h := (pos.Hash() ^ uint64(m)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-		scores[i] = float64(h>>40) / float64(1<<24)
+		scores[i] = 8 * float64(h>>40) / float64(1<<24)
 	}
 	return nil
 }
