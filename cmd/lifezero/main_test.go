@@ -149,7 +149,7 @@ func TestStages(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"records-import (version 1)", "max_games", "default 0", "problems (version 1)", "params: none",
-		"report (version 1)", "title"} {
+		"report (version 2)", "title"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stages output lacks %q:\n%s", want, out)
 		}
