@@ -101,61 +101,19 @@ func owlOne(ctx context.Context, eng *gtp.Engine, t SolveTask) (OwlRow, error) {
 	if toPlay == living {
 		row.Command = "owl_defend"
 	}
-	// Stones placed one by one never capture: every block of the final
-	// position has a liberty, and so has each of its parts before.
-	cmds := []string{"boardsize " + strconv.Itoa(pos.Size()), "clear_board", "komi 0"}
-	for i := 0; i < pos.Cells(); i++ {
-		switch c := pos.At(game.Point(i)); c {
-		case game.Black, game.White:
-			cmds = append(cmds, "play "+gtpengine.ColorName(c)+" "+pos.GTPString(game.Point(i)))
-		}
-	}
 	targets := owlTargets(pr)
 	if len(targets) == 0 {
 		return row, fmt.Errorf("the living side has no stone to ask owl about")
 	}
-	setup, err := eng.Batch(ctx, cmds)
+	if err := owlSetup(ctx, eng, pos); err != nil {
+		return row, err
+	}
+	start := time.Now()
+	succeeded, err := owlAsk(ctx, eng, pos, targets, &row)
 	if err != nil {
 		return row, err
 	}
-	for i, r := range setup {
-		if err := r.Err(cmds[i]); err != nil {
-			return row, err
-		}
-	}
-	start := time.Now()
-	mover := pos.KoRule(toPlay) != game.NoKoCapture // the side to play may win through ko
-	succeeded := false
-	var stones, codes []string
-	for _, p := range targets {
-		v := pos.GTPString(p)
-		reply, err := eng.Command(ctx, row.Command+" "+v)
-		if err != nil {
-			return row, err
-		}
-		code, move, err := parseOwlReply(reply)
-		if err != nil {
-			return row, fmt.Errorf("%s %s: %w", row.Command, v, err)
-		}
-		stones, codes = append(stones, v), append(codes, strconv.Itoa(code))
-		ok := code == 1 || (code >= 2 && mover)
-		if row.Command == "owl_defend" && ok {
-			succeeded, row.Move = true, owlMoveSGF(pos, move)
-			break // one living crucial stone is enough
-		}
-		if row.Command == "owl_attack" {
-			if !ok {
-				succeeded = false
-				break // this one survives: the living side wins
-			}
-			succeeded = true
-			if row.Move == "" {
-				row.Move = owlMoveSGF(pos, move)
-			}
-		}
-	}
 	row.Seconds = time.Since(start).Seconds()
-	row.Stones, row.Codes = strings.Join(stones, " "), strings.Join(codes, " ")
 	if !succeeded {
 		row.Move = ""
 	}
@@ -165,6 +123,66 @@ func owlOne(ctx context.Context, eng *gtp.Engine, t SolveTask) (OwlRow, error) {
 		row.Verdict = ResultLoss
 	}
 	return row, nil
+}
+
+// owlSetup places pos's stones on GNU Go's empty board. Stones placed one
+// by one never capture: every block of the final position has a liberty,
+// and so has each of its parts before.
+func owlSetup(ctx context.Context, eng *gtp.Engine, pos *game.Position) error {
+	cmds := []string{"boardsize " + strconv.Itoa(pos.Size()), "clear_board", "komi 0"}
+	for i := 0; i < pos.Cells(); i++ {
+		switch c := pos.At(game.Point(i)); c {
+		case game.Black, game.White:
+			cmds = append(cmds, "play "+gtpengine.ColorName(c)+" "+pos.GTPString(game.Point(i)))
+		}
+	}
+	replies, err := eng.Batch(ctx, cmds)
+	if err != nil {
+		return err
+	}
+	for i, r := range replies {
+		if err := r.Err(cmds[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// owlAsk sends row.Command about each target in turn and reports whether
+// the side to play succeeds: a defence needs one target to live, an attack
+// must kill them all. It records the stones, codes and first move in row.
+func owlAsk(ctx context.Context, eng *gtp.Engine, pos *game.Position, targets []game.Point, row *OwlRow) (bool, error) {
+	mover := pos.KoRule(pos.ToMove()) != game.NoKoCapture // the side to play may win through ko
+	defend := row.Command == "owl_defend"
+	succeeded := false
+	var stones, codes []string
+	defer func() { row.Stones, row.Codes = strings.Join(stones, " "), strings.Join(codes, " ") }()
+	for _, p := range targets {
+		v := pos.GTPString(p)
+		reply, err := eng.Command(ctx, row.Command+" "+v)
+		if err != nil {
+			return false, err
+		}
+		code, move, err := parseOwlReply(reply)
+		if err != nil {
+			return false, fmt.Errorf("%s %s: %w", row.Command, v, err)
+		}
+		stones, codes = append(stones, v), append(codes, strconv.Itoa(code))
+		ok := code == 1 || (code >= 2 && mover)
+		switch {
+		case defend && ok:
+			row.Move = owlMoveSGF(pos, move)
+			return true, nil // one living crucial stone is enough
+		case !defend && !ok:
+			return false, nil // this one survives: the living side wins
+		case !defend:
+			succeeded = true
+			if row.Move == "" {
+				row.Move = owlMoveSGF(pos, move)
+			}
+		}
+	}
+	return succeeded, nil
 }
 
 // owlTargets are the standing crucial stones, or one stone of each block
