@@ -21,29 +21,19 @@ func problemFromSGF(text string, inferGoals bool) (*Problem, error) {
 		return nil, errors.New("no game in the SGF")
 	}
 	root := coll[0]
-	size := 19
-	if v, ok := root.Get("SZ"); ok {
-		if size, err = strconv.Atoi(v); err != nil {
-			return nil, fmt.Errorf("SZ[%s] is not a board size", v)
-		}
-	}
-	pos, err := NewPosition(size)
+	pos, err := SetupPosition(root)
 	if err != nil {
 		return nil, err
 	}
+	size := pos.Size()
 	pr := &Problem{Start: pos, Answer: NoPoint}
-	if err := placeSetup(pos, root); err != nil {
-		return nil, err
-	}
 	if err := playMainLine(pos, coll[0].MainLine()); err != nil {
 		return nil, err
 	}
-	if v, ok := root.Get("PL"); ok {
-		c, err := ParseColor(v)
-		if err != nil {
-			return nil, fmt.Errorf("PL: %w", err)
-		}
-		pos.SetToMove(c)
+	// PL names the side to play after the main line (the kill-all
+	// opening is written B, W pass, B, then PL).
+	if err := applyPL(pos, root); err != nil {
+		return nil, err
 	}
 	pos.ClearHistory()
 	if v, ok := root.Get("KM"); ok {
@@ -186,13 +176,23 @@ func SetupPosition(root *sgf.Node) (*Position, error) {
 	if err := placeSetup(pos, root); err != nil {
 		return nil, err
 	}
-	if v, ok := root.Get("PL"); ok {
-		c, err := ParseColor(v)
-		if err != nil {
-			return nil, fmt.Errorf("PL: %w", err)
-		}
-		pos.SetToMove(c)
+	if err := applyPL(pos, root); err != nil {
+		return nil, err
 	}
 	pos.ClearHistory()
 	return pos, nil
+}
+
+// applyPL gives the move to the side a node's PL names, if it names one.
+func applyPL(pos *Position, n *sgf.Node) error {
+	v, ok := n.Get("PL")
+	if !ok {
+		return nil
+	}
+	c, err := ParseColor(v)
+	if err != nil {
+		return fmt.Errorf("PL: %w", err)
+	}
+	pos.SetToMove(c)
+	return nil
 }
