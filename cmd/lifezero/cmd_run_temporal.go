@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"go.temporal.io/sdk/client"
 
 	"lifezero/cluster"
 	"lifezero/evaluate"
@@ -29,6 +33,39 @@ func addRunTemporalFlags(fs interface {
 	fs.DurationVar(&rf.heartbeat, "heartbeat", d.Heartbeat, "with --temporal: a stage whose worker is silent this long is retried on another worker")
 	fs.IntVar(&rf.attempts, "attempts", int(d.Attempts), "with --temporal: attempts of a stage before the run gives up on it")
 	return rf
+}
+
+// reportPending logs, every period, the units the workflow waits for with
+// their last heartbeat (stage, phase, done/total, worker, attempt), until
+// the returned stop is called.
+func reportPending(ctx context.Context, c client.Client, sub *cluster.Submission, log *slog.Logger, period time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			pending, err := sub.Pending(ctx, c)
+			if err != nil {
+				if ctx.Err() == nil {
+					log.Warn("cannot read the workflow's progress", "err", err)
+				}
+				continue
+			}
+			units := make([]string, len(pending))
+			for i, p := range pending {
+				units[i] = p.String()
+			}
+			log.Info("running", "units", strings.Join(units, "; "))
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // runTemporal submits the pipeline as a Temporal workflow (or attaches to
@@ -60,7 +97,9 @@ func runTemporal(ctx context.Context, rf *runTemporalFlags, p *pipelines.Pipelin
 	}
 	fmt.Fprintf(stderr, "%s workflow %s (run %s) on task queue %s; waiting for workers (lifezero worker --temporal %s)\n",
 		verb, sub.ID, sub.RunID(), rf.queue(), rf.hostPort)
+	stop := reportPending(ctx, c, sub, newLogger(stderr, verbose), 10*time.Second)
 	out, runErr := sub.Wait(ctx)
+	stop()
 	if len(out.Stages) > 0 {
 		fmt.Fprintf(stdout, "\npipeline %s (%s) through Temporal, outputs in %s\n", p.Name, file, p.Workdir)
 		if err := pipelines.WriteSummary(stdout, out.Results()); err != nil {
