@@ -36,6 +36,9 @@ type linesParams struct {
 type recorder struct {
 	mu    sync.Mutex
 	units map[string]int
+	// release ends the runs of kind "block", which report 3 of 10 steps
+	// done and wait for it.
+	release chan struct{}
 }
 
 func (r *recorder) add(unit string) {
@@ -103,7 +106,18 @@ func testRegistry(t testing.TB, rec *recorder) *pipelines.Registry {
 		}
 		return writeLines(env, b.String())
 	}
-	reg, err := pipelines.NewRegistry(pipelines.Kind{
+	block := pipelines.Kind{Name: "block", Params: linesParams{}, Run: func(ctx context.Context, env *pipelines.Env) error {
+		env.Progress.Start(10, "steps")
+		env.Progress.Add(3)
+		select {
+		case <-rec.release:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		env.Progress.Finish()
+		return writeLines(env, "done\n")
+	}}
+	reg, err := pipelines.NewRegistry(block, pipelines.Kind{
 		Name: "lines", Version: 1, Params: linesParams{Rows: 3}, Run: run,
 		Shard: &pipelines.Sharding{
 			Params: func(params any, i, n int) (any, error) {
@@ -147,7 +161,7 @@ func newEnv(t testing.TB, workers int) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	e := &env{c: c, queue: "test", rec: &recorder{units: map[string]int{}}}
+	e := &env{c: c, queue: "test", rec: &recorder{units: map[string]int{}, release: make(chan struct{})}}
 	e.reg = testRegistry(t, e.rec)
 	for i := range workers {
 		w := NewWorker(c, WorkerOptions{TaskQueue: e.queue, Units: 2, Name: fmt.Sprintf("w%d", i+1),
@@ -309,4 +323,43 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 	perActivity := float64(b.Elapsed().Milliseconds()) / float64(b.N*(stages+1))
 	b.ReportMetric(perActivity, "ms/activity")
+}
+
+// TestPending: while a stage runs, the submission sees it pending on its
+// worker with the progress of its last heartbeat.
+func TestPending(t *testing.T) {
+	e := newEnv(t, 1)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pipeline.yaml")
+	if err := os.WriteFile(file, []byte("name: p\nstages:\n  b: {kind: block}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run, err := NewRun(file, filepath.Join(dir, "work"), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Retry.Heartbeat = 2 * time.Second
+	ctx := context.Background()
+	sub, err := Submit(ctx, e.c, WorkflowID("p", run), e.queue, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		pending, err := sub.Pending(ctx, e.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pending) == 1 && pending[0].String() == "b: steps 3/10 on w1" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pending %v, want [b: steps 3/10 on w1]", pending)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	close(e.rec.release)
+	if out, err := sub.Wait(ctx); err != nil || out.Stages[0].Status != "ran" {
+		t.Fatalf("%+v, %v", out, err)
+	}
 }
