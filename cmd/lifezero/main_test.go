@@ -119,7 +119,7 @@ func TestRunErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"run", bad}, 1, bad + `:7: stage "g": unknown param "max_game" (known: from_date, to_date, max_games, rows_per_file, skip_bad)`},
+		{[]string{"run", bad}, 1, bad + `:7: stage "g": unknown param "max_game" (known: from_date, to_date, max_games, rows_per_file, skip_bad, append)`},
 		{[]string{"run", "a.yaml", "b.yaml"}, 2, "one pipeline file at a time"},
 		{[]string{"run", "--nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"run", filepath.Join(dir, "missing.yaml")}, 1, "no such file"},
