@@ -24,7 +24,9 @@ type moveCandsParams struct {
 	LearnShapes       int64  `yaml:"learn_shapes" help:"learn the large shape patterns (sizes 5-14) seen at least this often in the played moves of the sampled games (0: no shapes); not with a feature-set input"`
 	Pattern3Liberties bool   `yaml:"pattern3_liberties" help:"3x3 patterns carry the liberties (1, 2, 3+) of adjacent blocks; not with a feature-set input"`
 	RowsPerFile       int64  `yaml:"rows_per_file" help:"positions per Arrow file (0: 10000)"`
-	AppendedOnly      bool   `yaml:"appended_only" help:"read only the games that the last append to each games input added (a records-import stage with append: true); false reads all its games"`
+	// omitempty: left unset, the params hash as before the param existed,
+	// so outputs cached then stay valid.
+	AppendedOnly bool `json:",omitempty" yaml:"appended_only" help:"read only the games that the last append to each games input added (a records-import stage with append: true); false reads all its games"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.

@@ -15,7 +15,9 @@ type recordsImportParams struct {
 	MaxGames    int    `yaml:"max_games" help:"stop after this many games (0: all)"`
 	RowsPerFile int64  `yaml:"rows_per_file" help:"games per Arrow file (0: 50000)"`
 	SkipBad     bool   `yaml:"skip_bad" help:"skip malformed games (counted in the report) instead of failing"`
-	Append      bool   `yaml:"append" help:"the first input is a games dataset (stage:NAME or its path): the output is its games plus the new ones, skipping those it holds (same game id or same moves); movecands' appended_only reads the new ones alone"`
+	// omitempty: left unset, the params hash as before the param existed,
+	// so outputs cached then stay valid.
+	Append bool `json:",omitempty" yaml:"append" help:"the first input is a games dataset (stage:NAME or its path): the output is its games plus the new ones, skipping those it holds (same game id or same moves); movecands' appended_only reads the new ones alone"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
