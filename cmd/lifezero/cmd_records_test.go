@@ -155,3 +155,55 @@ stages:
 		t.Errorf("new games: %d (%v), want 50", len(newGames), err)
 	}
 }
+
+// TestAppendInPlaceRerunsReaders: a games dataset given to a pipeline by
+// path and appended to with records import --append is a changed input,
+// so the stage reading it reruns; without an append it stays cached.
+func TestAppendInPlaceRerunsReaders(t *testing.T) {
+	dir := t.TempDir()
+	dec := sampleGames(t, "tom9d-2009-12-first150.sgf")
+	for name, games := range map[string][]string{"base/a.sgf": dec[:20], "new/b.sgf": dec[15:30]} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(games, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	games := filepath.Join(dir, "games")
+	if code, out, errs := lifezero(t, "records", "import", "--out", games, filepath.Join(dir, "base")); code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errs)
+	}
+	pipeline := filepath.Join(dir, "p.yaml")
+	yaml := "name: p\nstages:\n  cands: {kind: movecands, inputs: [games], params: {positions_per_game: 2}}\n"
+	if err := os.WriteFile(pipeline, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func() (status, rows string) {
+		code, out, errs := lifezero(t, "run", pipeline, "--workdir", filepath.Join(dir, "runs"))
+		if code != 0 {
+			t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) >= 5 && f[0] == "cands" {
+				return f[2], f[4]
+			}
+		}
+		t.Fatalf("no cands row in\n%s", out)
+		return "", ""
+	}
+	if st, rows := run(); st != "ran" || rows != "40" {
+		t.Fatalf("first run: %s, %s rows; want ran, 40", st, rows)
+	}
+	if st, _ := run(); st != "cached" {
+		t.Fatalf("second run: %s, want cached", st)
+	}
+	code, out, errs := lifezero(t, "records", "import", "--append", "--out", games, filepath.Join(dir, "new"))
+	if code != 0 || !strings.Contains(out, "appended 10 games") || !strings.Contains(out, "skipped 5: duplicate_game_id") {
+		t.Fatalf("append: exit %d\n%s%s", code, out, errs)
+	}
+	if st, rows := run(); st != "ran" || rows != "60" {
+		t.Errorf("after the append: %s, %s rows; want ran, 60", st, rows)
+	}
+}
