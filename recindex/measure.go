@@ -56,6 +56,10 @@ type Measurement struct {
 	// HitsMedian and HitsMax describe the answers' sizes.
 	HitsMedian int `json:"hits_median"`
 	HitsMax    int `json:"hits_max"`
+	// VerifiedMedian and ScannedMedian are the medians of Result.Verified
+	// (candidates checked point by point) and Result.Scanned (keys tested).
+	VerifiedMedian int `json:"verified_median"`
+	ScannedMedian  int `json:"scanned_median"`
 	// BySide is the median latency per pattern side.
 	BySide map[int]time.Duration `json:"by_side_median_ns"`
 }
@@ -64,6 +68,7 @@ type Measurement struct {
 func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) (*Measurement, error) {
 	times := make([]time.Duration, len(patterns))
 	hits := make([]int, len(patterns))
+	verified, scanned := make([]int, len(patterns)), make([]int, len(patterns))
 	bySide := map[int][]time.Duration{}
 	for i, p := range patterns {
 		start := time.Now()
@@ -72,6 +77,7 @@ func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) 
 			return nil, err
 		}
 		times[i], hits[i] = time.Since(start), res.NumHits
+		verified[i], scanned[i] = res.Verified, res.Scanned
 		bySide[p.W] = append(bySide[p.W], times[i])
 	}
 	m := &Measurement{Patterns: len(patterns), BySide: map[int]time.Duration{}}
@@ -87,6 +93,9 @@ func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) 
 	slices.Sort(hits)
 	m.Median, m.P95, m.Max = quantile(times, 0.5), quantile(times, 0.95), times[len(times)-1]
 	m.HitsMedian, m.HitsMax = quantile(hits, 0.5), hits[len(hits)-1]
+	slices.Sort(verified)
+	slices.Sort(scanned)
+	m.VerifiedMedian, m.ScannedMedian = quantile(verified, 0.5), quantile(scanned, 0.5)
 	for side, ts := range bySide {
 		slices.Sort(ts)
 		m.BySide[side] = quantile(ts, 0.5)

@@ -273,7 +273,8 @@ func cmdRecordsBench(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "%d random patterns (%dx%d..%dx%d, up to half don't-care, seed %d): median %v, p95 %v, max %v, mean %v\n",
 		m.Patterns, *minSide, *minSide, *maxSide, *maxSide, *seed, m.Median.Round(time.Microsecond),
 		m.P95.Round(time.Microsecond), m.Max.Round(time.Microsecond), m.Mean.Round(time.Microsecond))
-	fmt.Fprintf(stdout, "hits per pattern: median %d, max %d\n", m.HitsMedian, m.HitsMax)
+	fmt.Fprintf(stdout, "hits per pattern: median %d, max %d; candidates verified: median %d; keys scanned: median %d\n",
+		m.HitsMedian, m.HitsMax, m.VerifiedMedian, m.ScannedMedian)
 	for side := *minSide; side <= *maxSide; side++ {
 		if t, ok := m.BySide[side]; ok {
 			fmt.Fprintf(stdout, "  %dx%d: median %v\n", side, side, t.Round(time.Microsecond))
