@@ -143,7 +143,7 @@ type Ranker struct {
 	scratch sync.Pool
 }
 
-// Load reads a model directory written by Save.
+// LoadRanker reads a model directory written by Save.
 func LoadRanker(dir string) (*Ranker, Meta, error) {
 	var meta Meta
 	data, err := readfile.Read(filepath.Join(dir, MetaFile), readfile.MaxText)
