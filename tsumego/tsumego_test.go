@@ -276,8 +276,14 @@ func TestSavedRankerGuidesSolver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev := rzs.Learned{Base: rzs.LDB(), Ranker: ranker}
+		counted := &countingRanker{r: ranker}
+		ev := rzs.Learned{Base: rzs.LDB(), Ranker: counted}
 		res := rzs.Solve(context.Background(), pr, rzs.Options{Budget: 50000, Evaluator: ev})
+		// Learned falls back to the base priors when ranking fails; every
+		// move the solver generates (the killer's pass included) must rank.
+		if counted.calls == 0 || counted.failed > 0 {
+			t.Errorf("%s: %d of %d rankings failed", id, counted.failed, counted.calls)
+		}
 		if res.Status == rzs.Unknown {
 			t.Errorf("%s: unproven in %d nodes", id, res.Nodes)
 			continue
@@ -287,4 +293,19 @@ func TestSavedRankerGuidesSolver(t *testing.T) {
 		}
 		t.Logf("%s: %v in %d nodes", id, res.Status, res.Nodes)
 	}
+}
+
+// countingRanker counts a ranker's calls and failures.
+type countingRanker struct {
+	r             rzs.MoveRanker
+	calls, failed int
+}
+
+func (c *countingRanker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
+	c.calls++
+	err := c.r.Rank(pos, moves, scores)
+	if err != nil {
+		c.failed++
+	}
+	return err
 }
