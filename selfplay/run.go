@@ -377,33 +377,40 @@ func playChunk(ctx context.Context, dir string, p *player, fp string, k int, onG
 func summarise(chunks []*chunkFile, dw int) Summary {
 	s := Summary{DW: dw}
 	var outcomes []Outcome
-	total := 0
 	for _, c := range chunks {
 		s.Samples += c.Samples
 		for _, g := range c.Games {
-			o, err := g.Outcome()
-			if err != nil {
-				continue
-			}
-			outcomes = append(outcomes, o)
-			total += o.EndMove
-			switch o.Result {
-			case game.LivingWins:
-				s.LivingWins++
-			case game.Undecided:
-				s.Undecided++
-			}
-			if o.LivedWithin(dw) {
-				s.WinsWithinDW++
+			if o, err := g.Outcome(); err == nil {
+				outcomes = append(outcomes, o)
 			}
 		}
 	}
-	s.Games = len(outcomes)
+	s.Tally(outcomes)
+	return s
+}
+
+// Tally sets the game counts, the mean length and the next d_w from the
+// outcomes of a run's games (its DW must be set).
+func (s *Summary) Tally(outcomes []Outcome) {
+	s.Games, s.LivingWins, s.Undecided, s.WinsWithinDW = len(outcomes), 0, 0, 0
+	total := 0
+	for _, o := range outcomes {
+		total += o.EndMove
+		switch o.Result {
+		case game.LivingWins:
+			s.LivingWins++
+		case game.Undecided:
+			s.Undecided++
+		}
+		if o.LivedWithin(s.DW) {
+			s.WinsWithinDW++
+		}
+	}
+	s.MeanLength = 0
 	if s.Games > 0 {
 		s.MeanLength = float64(total) / float64(s.Games)
 	}
 	s.NextDW = MedianLength(outcomes)
-	return s
 }
 
 // finish lists the sample files and writes games.sgf.

@@ -13,7 +13,6 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
-	"lifezero/game"
 	"lifezero/internal/atomicfile"
 	"lifezero/pipelines"
 	"lifezero/selfplay"
@@ -153,29 +152,14 @@ func summariseGames(res *selfplay.Result, dw int) error {
 	s := &res.Summary
 	s.DW = dw
 	var outcomes []selfplay.Outcome
-	total := 0
 	for _, g := range res.Games {
 		o, err := g.Outcome()
 		if err != nil {
 			return err
 		}
 		outcomes = append(outcomes, o)
-		total += o.EndMove
-		switch o.Result {
-		case game.LivingWins:
-			s.LivingWins++
-		case game.Undecided:
-			s.Undecided++
-		}
-		if o.LivedWithin(dw) {
-			s.WinsWithinDW++
-		}
 	}
-	s.Games = len(outcomes)
-	if s.Games > 0 {
-		s.MeanLength = float64(total) / float64(s.Games)
-	}
-	s.NextDW = selfplay.MedianLength(outcomes)
+	s.Tally(outcomes)
 	for _, f := range res.Files {
 		s.Samples += f.Rows
 	}
