@@ -34,7 +34,7 @@ func WriteOwlSection(outDir string, cfg OwlConfig, rows []OwlRow, solves []Solve
 	for _, s := range solves {
 		groups = append(groups, BarGroup{Name: s.Stage})
 	}
-	for _, set := range owlSets(rows) {
+	for _, set := range groupBySet(rows, func(r *OwlRow) string { return r.Set }) {
 		fmt.Fprintf(&b, "### %s\n\n", set.name)
 		summary, right := owlSummary(set.rows, solves)
 		b.WriteString(MarkdownTable([]string{"method", "problems", "answered", "right", "wrong", "first move = book"}, summary) + "\n")
@@ -53,26 +53,6 @@ func WriteOwlSection(outDir string, cfg OwlConfig, rows []OwlRow, solves []Solve
 		b.WriteString(Image("right answers: owl and the solver", file) + "\n")
 	}
 	return WriteSection(outDir, OwlSectionTitle, b.String())
-}
-
-type owlSet struct {
-	name string
-	rows []OwlRow
-}
-
-func owlSets(rows []OwlRow) []owlSet {
-	var sets []owlSet
-	idx := map[string]int{}
-	for _, r := range rows {
-		i, ok := idx[r.Set]
-		if !ok {
-			i = len(sets)
-			idx[r.Set] = i
-			sets = append(sets, owlSet{name: r.Set})
-		}
-		sets[i].rows = append(sets[i].rows, r)
-	}
-	return sets
 }
 
 // solveIndex finds a solve stage's row of a problem (set and id).

@@ -89,25 +89,33 @@ func onOff(b bool) string {
 	return "off"
 }
 
-type problemSet struct {
+// rowSet is the rows of one problem set.
+type rowSet[R any] struct {
 	name string
-	rows []SolveRow
+	rows []R
 }
 
-// problemSets groups rows by set, in order of first appearance.
-func problemSets(rows []SolveRow) []problemSet {
-	var sets []problemSet
+// groupBySet groups rows by the set setOf names, in order of first
+// appearance.
+func groupBySet[R any](rows []R, setOf func(*R) string) []rowSet[R] {
+	var sets []rowSet[R]
 	idx := map[string]int{}
-	for _, r := range rows {
-		i, ok := idx[r.Set]
+	for i := range rows {
+		name := setOf(&rows[i])
+		j, ok := idx[name]
 		if !ok {
-			i = len(sets)
-			idx[r.Set] = i
-			sets = append(sets, problemSet{name: r.Set})
+			j = len(sets)
+			idx[name] = j
+			sets = append(sets, rowSet[R]{name: name})
 		}
-		sets[i].rows = append(sets[i].rows, r)
+		sets[j].rows = append(sets[j].rows, rows[i])
 	}
 	return sets
+}
+
+// problemSets groups solve rows by set, in order of first appearance.
+func problemSets(rows []SolveRow) []rowSet[SolveRow] {
+	return groupBySet(rows, func(r *SolveRow) string { return r.Set })
 }
 
 // paperKeys lists the paper methods any row of a set has, in
