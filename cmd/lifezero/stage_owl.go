@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
-	"lifezero/internal/atomicfile"
 	"lifezero/pipelines"
 )
 
@@ -69,22 +66,13 @@ func runOwl(ctx context.Context, env *pipelines.Env) error {
 		return err
 	}
 	cfg := evaluate.OwlConfig{GNUGo: p.GNUGo, Level: p.Level}
-	var rows []evaluate.OwlRow
-	env.Progress.Start(len(tasks), "problems")
-	err = evaluate.OwlProblems(ctx, tasks, cfg, func(r evaluate.OwlRow) error {
-		rows = append(rows, r)
-		env.Progress.Add(1)
-		return nil
+	rows, err := collectRows(env, len(tasks), func(emit func(evaluate.OwlRow) error) error {
+		return evaluate.OwlProblems(ctx, tasks, cfg, emit)
 	})
-	env.Progress.Finish()
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(rows, "", " ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(env.OutDir, owlFile), append(data, '\n')); err != nil {
+	if err := writeRowsJSON(env, owlFile, rows); err != nil {
 		return err
 	}
 	if err := evaluate.WriteOwlSection(env.OutDir, cfg, rows, solves); err != nil {

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
-	"lifezero/internal/atomicfile"
 	"lifezero/pipelines"
 )
 
@@ -76,22 +73,13 @@ func runRZT(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	var rows []evaluate.RZTRow
-	env.Progress.Start(len(tasks), "problems")
-	err = evaluate.RZTProblems(ctx, tasks, cfg, func(r evaluate.RZTRow) error {
-		rows = append(rows, r)
-		env.Progress.Add(1)
-		return nil
+	rows, err := collectRows(env, len(tasks), func(emit func(evaluate.RZTRow) error) error {
+		return evaluate.RZTProblems(ctx, tasks, cfg, emit)
 	})
-	env.Progress.Finish()
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(rows, "", " ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(env.OutDir, rztFile), append(data, '\n')); err != nil {
+	if err := writeRowsJSON(env, rztFile, rows); err != nil {
 		return err
 	}
 	settings := fmt.Sprintf("Solver: mcts, one thread, %s evaluator, budget %d nodes per solve.", p.Evaluator, p.Budget)
