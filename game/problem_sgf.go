@@ -3,6 +3,7 @@ package game
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -95,23 +96,32 @@ func placeSetup(pos *Position, root *sgf.Node) error {
 	return pos.CheckNoDeadBlocks()
 }
 
+// NodeMoves yields the moves an SGF node records: its B value, then its W
+// value, each with its colour (the SGF text, not yet parsed).
+func NodeMoves(n *sgf.Node) iter.Seq2[Color, string] {
+	return func(yield func(Color, string) bool) {
+		for _, c := range []Color{Black, White} {
+			id := "B"
+			if c == White {
+				id = "W"
+			}
+			if v, ok := n.Get(id); ok && !yield(c, v) {
+				return
+			}
+		}
+	}
+}
+
 // playMainLine plays the B/W moves of the main line in order, whoever's turn
 // the position says (the kill-all opening is written B, W pass, B).
 func playMainLine(pos *Position, line []*sgf.Node) error {
 	for i, n := range line {
-		for _, prop := range []struct {
-			id string
-			c  Color
-		}{{"B", Black}, {"W", White}} {
-			v, ok := n.Get(prop.id)
-			if !ok {
-				continue
-			}
+		for c, v := range NodeMoves(n) {
 			m, err := pos.ParsePoint(v)
 			if err != nil {
 				return fmt.Errorf("move %d: %w", i, err)
 			}
-			pos.SetToMove(prop.c)
+			pos.SetToMove(c)
 			if err := pos.Play(m); err != nil {
 				return fmt.Errorf("move %d: %w", i, err)
 			}

@@ -182,14 +182,7 @@ func LoadSGF(c sgf.Collection, moveNumber int, defaultKomi float64) (*Game, erro
 		if i > 0 && (len(n.GetAll("AB")) > 0 || len(n.GetAll("AW")) > 0 || len(n.GetAll("AE")) > 0) {
 			return nil, fmt.Errorf("node %d: setup stones after the root are not supported", i)
 		}
-		for _, mv := range []struct {
-			id string
-			c  game.Color
-		}{{"B", game.Black}, {"W", game.White}} {
-			v, ok := n.Get(mv.id)
-			if !ok {
-				continue
-			}
+		for c, v := range game.NodeMoves(n) {
 			if moveNumber > 0 && len(g.moves)+1 >= moveNumber {
 				return g, nil
 			}
@@ -197,7 +190,7 @@ func LoadSGF(c sgf.Collection, moveNumber int, defaultKomi float64) (*Game, erro
 			if err != nil {
 				return nil, fmt.Errorf("move %d: %w", len(g.moves)+1, err)
 			}
-			if err := g.Play(mv.c, p); err != nil {
+			if err := g.Play(c, p); err != nil {
 				return nil, fmt.Errorf("move %d: %w", len(g.moves)+1, err)
 			}
 		}

@@ -71,23 +71,16 @@ func LoadFile(path string) (Problem, error) {
 // move plays it legally.
 func firstMove(pos *game.Position, root *sgf.Node) (game.Point, error) {
 	for _, n := range root.MainLine() {
-		for _, prop := range []struct {
-			id string
-			c  game.Color
-		}{{"B", game.Black}, {"W", game.White}} {
-			v, ok := n.Get(prop.id)
-			if !ok {
-				continue
-			}
-			if prop.c != pos.ToMove() {
-				return game.NoPoint, fmt.Errorf("the first move %s[%s] is not by the side to play (%v)", prop.id, v, pos.ToMove())
+		for c, v := range game.NodeMoves(n) {
+			if c != pos.ToMove() {
+				return game.NoPoint, fmt.Errorf("the first move %v[%s] is not by the side to play (%v)", c, v, pos.ToMove())
 			}
 			m, err := pos.ParsePoint(v)
 			if err != nil {
-				return game.NoPoint, fmt.Errorf("the first move %s[%s]: %w", prop.id, v, err)
+				return game.NoPoint, fmt.Errorf("the first move %v[%s]: %w", c, v, err)
 			}
 			if m == game.Pass || !pos.IsLegal(m) {
-				return game.NoPoint, fmt.Errorf("the first move %s[%s] is not a legal board move", prop.id, v)
+				return game.NoPoint, fmt.Errorf("the first move %v[%s] is not a legal board move", c, v)
 			}
 			return m, nil
 		}
