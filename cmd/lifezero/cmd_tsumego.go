@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lifezero/features"
 	"lifezero/game"
 	"lifezero/train"
 	"lifezero/tsumego"
@@ -42,32 +41,13 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *iters < 1:
 		return usagef("tsumego train: --iterations %d: want at least 1", *iters)
 	}
-	problems, err := tsumego.Load(rest[0])
+	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters}
+	meta, loaded, err := trainTsumego(ctx, p, rest[0], rest[0], exclude, *out)
 	if err != nil {
-		return err
-	}
-	kept, dropped, err := excludeMeasured(problems, exclude)
-	if err != nil {
-		return err
-	}
-	setCfg := features.DefaultConfig()
-	setCfg.NoLadders = !*ladders
-	set, err := features.New(setCfg)
-	if err != nil {
-		return err
-	}
-	cfg := tsumego.TrainConfig{Folds: *folds, NoLD: *noLD, BT: train.DefaultBTConfig()}
-	cfg.BT.MaxIterations = *iters
-	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
-	if err != nil {
-		return err
-	}
-	meta.Source, meta.Excluded = rest[0], dropped
-	if err := tsumego.Save(*out, model, set, meta); err != nil {
 		return err
 	}
 	a := meta.CrossValidated
-	fmt.Fprintf(stdout, "tsumego: %d problems (%d left out as measured positions)\n", len(problems), len(dropped))
+	fmt.Fprintf(stdout, "tsumego: %d problems (%d left out as measured positions)\n", loaded, len(meta.Excluded))
 	fmt.Fprintf(stdout, "%d-fold cross-validation: top-1 %.1f%%, top-3 %.1f%%, mean rank %.2f of %.1f moves (uniform top-1 %.1f%%)\n",
 		meta.Folds, 100*a.Top1, 100*a.Top3, a.MeanRank, a.MeanMoves, 100*a.UniformTop1)
 	fmt.Fprintf(stdout, "model on all %d problems (%d MM iterations) written to %s\n", meta.Problems, meta.Iterations, *out)

@@ -61,37 +61,17 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 		return err
 	}
 	began := time.Now()
-	problems, err := tsumego.Load(env.Inputs[0].Path)
-	if err != nil {
-		return err
-	}
 	var measured []string
 	for _, in := range env.Inputs[1:] {
 		measured = append(measured, in.Path)
 	}
-	kept, dropped, err := excludeMeasured(problems, measured)
-	if err != nil {
-		return err
-	}
-	setCfg := features.DefaultConfig()
-	setCfg.NoLadders = !p.Ladders
-	set, err := features.New(setCfg)
-	if err != nil {
-		return err
-	}
-	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: train.DefaultBTConfig()}
-	cfg.BT.MaxIterations = p.Iterations
 	env.Progress.Start(1, "models")
-	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
+	meta, _, err := trainTsumego(ctx, p, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir)
 	env.Progress.Finish()
 	if err != nil {
 		return err
 	}
-	meta.Source, meta.Excluded = filepath.Base(env.Inputs[0].Path), dropped
-	if err := tsumego.Save(env.OutDir, model, set, meta); err != nil {
-		return err
-	}
-	env.Log.Info("tsumego model trained", "problems", meta.Problems, "left_out", len(dropped),
+	env.Log.Info("tsumego model trained", "problems", meta.Problems, "left_out", len(meta.Excluded),
 		"top1", fmt.Sprintf("%.3f", meta.CrossValidated.Top1))
 	if err := evaluate.WriteTsumegoSection(env.OutDir, meta, time.Since(began).Seconds()); err != nil {
 		return err
@@ -111,4 +91,33 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 		m.Files = append(m.Files, e)
 	}
 	return env.WriteManifest(m)
+}
+
+// trainTsumego trains a model on the collection in dir (named source in
+// its meta), leaving out the problems found in the measured problem sets,
+// and saves it to out. It returns the model's meta and how many problems
+// the collection held.
+func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, measured []string, out string) (tsumego.Meta, int, error) {
+	problems, err := tsumego.Load(dir)
+	if err != nil {
+		return tsumego.Meta{}, 0, err
+	}
+	kept, dropped, err := excludeMeasured(problems, measured)
+	if err != nil {
+		return tsumego.Meta{}, 0, err
+	}
+	setCfg := features.DefaultConfig()
+	setCfg.NoLadders = !p.Ladders
+	set, err := features.New(setCfg)
+	if err != nil {
+		return tsumego.Meta{}, 0, err
+	}
+	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: train.DefaultBTConfig()}
+	cfg.BT.MaxIterations = p.Iterations
+	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
+	if err != nil {
+		return tsumego.Meta{}, 0, err
+	}
+	meta.Source, meta.Excluded = source, dropped
+	return meta, len(problems), tsumego.Save(out, model, set, meta)
 }
