@@ -110,10 +110,7 @@ func pool(parts []Accuracy) Accuracy {
 		a.MeanMoves += n * p.MeanMoves
 		a.UniformTop1 += n * p.UniformTop1
 	}
-	if a.Samples > 0 {
-		n := float64(a.Samples)
-		a.Top1, a.Top3, a.MeanRank, a.MeanMoves, a.UniformTop1 = a.Top1/n, a.Top3/n, a.MeanRank/n, a.MeanMoves/n, a.UniformTop1/n
-	}
+	a.average()
 	return a
 }
 

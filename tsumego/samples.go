@@ -167,9 +167,14 @@ func Measure(ctx context.Context, samples train.Samples, score func(train.Candid
 		a.MeanMoves += float64(len(s.Candidates))
 		a.UniformTop1 += 1 / float64(len(s.Candidates))
 	}
+	a.average()
+	return a, nil
+}
+
+// average turns the fields, summed over the samples, into means.
+func (a *Accuracy) average() {
 	if a.Samples > 0 {
 		n := float64(a.Samples)
 		a.Top1, a.Top3, a.MeanRank, a.MeanMoves, a.UniformTop1 = a.Top1/n, a.Top3/n, a.MeanRank/n, a.MeanMoves/n, a.UniformTop1/n
 	}
-	return a, nil
 }
