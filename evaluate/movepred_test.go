@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"lifezero/datasets"
+	"lifezero/featmodel"
 	"lifezero/movecands"
 	"lifezero/movepred"
-	"lifezero/train"
 )
 
 // firstFeature ranks a move by its lowest feature id (lower is better): a
@@ -21,7 +21,7 @@ import (
 type firstFeature struct{}
 
 func (firstFeature) Name() string { return "first" }
-func (firstFeature) Scores(s *train.Sample, scores []float64) error {
+func (firstFeature) Scores(s *featmodel.Sample, scores []float64) error {
 	for i, c := range s.Candidates {
 		scores[i] = -1000
 		if len(c) > 0 {
@@ -36,12 +36,12 @@ func (firstFeature) Scores(s *train.Sample, scores []float64) error {
 func evalResults(t *testing.T) []movepred.Result {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
-	var samples train.Samples
+	var samples featmodel.Samples
 	for i := range 300 {
-		s := train.Sample{MoveNumber: (i * 7) % 400, Played: rng.IntN(5)}
+		s := featmodel.Sample{MoveNumber: (i * 7) % 400, Played: rng.IntN(5)}
 		for range 5 {
 			// Feature 9 is in every move, like the game phase.
-			s.Candidates = append(s.Candidates, train.Candidate{int32(rng.IntN(4)), int32(4 + rng.IntN(4)), 9})
+			s.Candidates = append(s.Candidates, featmodel.Candidate{int32(rng.IntN(4)), int32(4 + rng.IntN(4)), 9})
 		}
 		samples = append(samples, s)
 	}

@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/game"
 	"lifezero/movepred"
 	"lifezero/nn"
-	"lifezero/train"
 )
 
 // Player scores the sensible moves of a position; the engine plays the
@@ -41,11 +41,11 @@ type FeaturePlayer struct {
 	set    *features.Extractor
 	ranker *movepred.ModelRanker
 	mv     features.Moves
-	sample train.Sample
+	sample featmodel.Sample
 }
 
 // NewFeaturePlayer returns a player for model m trained on feature set set.
-func NewFeaturePlayer(set *features.Extractor, m train.Model) (*FeaturePlayer, error) {
+func NewFeaturePlayer(set *features.Extractor, m featmodel.Model) (*FeaturePlayer, error) {
 	if nf, ok := m.(interface{ NumFeatures() int }); ok && nf.NumFeatures() != set.NumFeatures() {
 		return nil, fmt.Errorf("gtpengine: the %s model has %d feature ids but its feature set has %d: it was trained on another feature set",
 			m.Name(), nf.NumFeatures(), set.NumFeatures())
@@ -67,7 +67,7 @@ func LoadFeaturePlayer(path, featureSet string) (*FeaturePlayer, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, ModelWeightsFile)
 	}
-	m, err := train.LoadModel(path)
+	m, err := featmodel.LoadModel(path)
 	if err != nil {
 		return nil, err
 	}

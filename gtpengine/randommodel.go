@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"lifezero/featmodel"
 	"lifezero/features"
-	"lifezero/train"
 )
 
 // WriteRandomModel writes a Bradley-Terry model over the built-in feature
@@ -29,11 +29,11 @@ func WriteRandomModel(dir string, seed uint64) error {
 	for i := range gammas {
 		gammas[i] = math.Exp(rng.NormFloat64())
 	}
-	m, err := train.NewBTModel(gammas)
+	m, err := featmodel.NewBTModel(gammas)
 	if err != nil {
 		return fmt.Errorf("random model: %w", err)
 	}
-	if err := train.SaveModel(filepath.Join(dir, ModelWeightsFile), m); err != nil {
+	if err := featmodel.SaveModel(filepath.Join(dir, ModelWeightsFile), m); err != nil {
 		return fmt.Errorf("random model: %w", err)
 	}
 	if err := set.Save(filepath.Join(dir, FeatureSetFile)); err != nil {

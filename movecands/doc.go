@@ -1,5 +1,5 @@
 // Package movecands turns game records into move-prediction data: the
-// movecands datasets that the feature models (package train) learn from and
+// movecands datasets that the feature models (package featmodel) learn from and
 // that package movepred evaluates players on.
 //
 // Replaying: ParseGame reads a games-dataset row's main line and checks that
@@ -19,7 +19,7 @@
 // moves of the sampled games.
 //
 // Reading: Open gives one or more movecands datasets with the same feature
-// set as a train.SampleSource, streamed from disk on every Scan, or loaded in
+// set as a featmodel.SampleSource, streamed from disk on every Scan, or loaded in
 // memory with Load.
 //
 // The builder lives here rather than in package datasets so that datasets

@@ -7,12 +7,12 @@ import (
 	"math/rand/v2"
 
 	"lifezero/datasets"
+	"lifezero/featmodel"
 	"lifezero/features"
-	"lifezero/train"
 )
 
 // Data is one or more movecands datasets built with the same feature set,
-// read as training or evaluation samples. It implements train.SampleSource:
+// read as training or evaluation samples. It implements featmodel.SampleSource:
 // every Scan streams the rows from disk (verifying the files again), so the
 // memory it needs is that of one file; Load reads them into memory instead.
 type Data struct {
@@ -71,9 +71,9 @@ func (d *Data) NumFeatures() int { return d.features.NumFeatures() }
 func (d *Data) Positions() int64 { return d.positions }
 
 // Scan visits every position of every dataset, in order, as a freshly
-// allocated train.Sample (the visitor may keep it). It stops at the first
+// allocated featmodel.Sample (the visitor may keep it). It stops at the first
 // error, or when ctx is done.
-func (d *Data) Scan(ctx context.Context, visit func(*train.Sample) error) error {
+func (d *Data) Scan(ctx context.Context, visit func(*featmodel.Sample) error) error {
 	for _, dir := range d.dirs {
 		_, err := datasets.ForEachMoveCands(ctx, dir, func(r *datasets.MoveCands) error {
 			s := SampleOf(r)
@@ -92,7 +92,7 @@ func (d *Data) Scan(ctx context.Context, visit func(*train.Sample) error) error 
 // buffer: a dataset stores its positions game by game in the games' input
 // order (tom9d: by date), which a buffer alone mixes only across its window
 // of a few dozen games, in the same order every epoch.
-func (d *Data) ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*train.Sample) error) error {
+func (d *Data) ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*featmodel.Sample) error) error {
 	type fileRef struct{ dataset, file int }
 	var refs []fileRef
 	for i, m := range d.manifests {
@@ -114,9 +114,9 @@ func (d *Data) ScanShuffled(ctx context.Context, rng *rand.Rand, visit func(*tra
 }
 
 // Load reads every position into memory.
-func (d *Data) Load(ctx context.Context) (train.Samples, error) {
-	out := make(train.Samples, 0, d.positions)
-	err := d.Scan(ctx, func(s *train.Sample) error {
+func (d *Data) Load(ctx context.Context) (featmodel.Samples, error) {
+	out := make(featmodel.Samples, 0, d.positions)
+	err := d.Scan(ctx, func(s *featmodel.Sample) error {
 		out = append(out, *s)
 		return nil
 	})
@@ -126,12 +126,12 @@ func (d *Data) Load(ctx context.Context) (train.Samples, error) {
 	return out, nil
 }
 
-// SampleOf returns a row as a train.Sample; the candidates share the row's
+// SampleOf returns a row as a featmodel.Sample; the candidates share the row's
 // feature slices.
-func SampleOf(r *datasets.MoveCands) train.Sample {
-	cands := make([]train.Candidate, len(r.Features))
+func SampleOf(r *datasets.MoveCands) featmodel.Sample {
+	cands := make([]featmodel.Candidate, len(r.Features))
 	for i, f := range r.Features {
 		cands[i] = f
 	}
-	return train.Sample{Candidates: cands, Played: int(r.Played), MoveNumber: int(r.MoveNumber)}
+	return featmodel.Sample{Candidates: cands, Played: int(r.Played), MoveNumber: int(r.MoveNumber)}
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"lifezero/datasets"
+	"lifezero/featmodel"
 	"lifezero/features"
-	"lifezero/train"
 )
 
 func TestDataScanAndLoad(t *testing.T) {
@@ -29,15 +29,15 @@ func TestDataScanAndLoad(t *testing.T) {
 	if d.Positions() != int64(len(rows)) || d.Positions() != 20 {
 		t.Fatalf("%d positions, %d rows", d.Positions(), len(rows))
 	}
-	var scanned []train.Sample
-	if err := d.Scan(context.Background(), func(s *train.Sample) error { scanned = append(scanned, *s); return nil }); err != nil {
+	var scanned []featmodel.Sample
+	if err := d.Scan(context.Background(), func(s *featmodel.Sample) error { scanned = append(scanned, *s); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	loaded, err := d.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(scanned, []train.Sample(loaded)) || len(loaded) != len(rows) {
+	if !reflect.DeepEqual(scanned, []featmodel.Sample(loaded)) || len(loaded) != len(rows) {
 		t.Fatal("Scan and Load disagree")
 	}
 	for i, s := range loaded {
@@ -56,7 +56,7 @@ func TestDataScanAndLoad(t *testing.T) {
 	}
 	// Scanning twice gives the same samples (trainers scan every epoch).
 	n := 0
-	if err := d.Scan(context.Background(), func(s *train.Sample) error {
+	if err := d.Scan(context.Background(), func(s *featmodel.Sample) error {
 		if !reflect.DeepEqual(*s, loaded[n]) {
 			t.Fatalf("second scan, sample %d differs", n)
 		}
@@ -67,7 +67,7 @@ func TestDataScanAndLoad(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := d.Scan(ctx, func(*train.Sample) error { return nil }); err == nil {
+	if err := d.Scan(ctx, func(*featmodel.Sample) error { return nil }); err == nil {
 		t.Error("a cancelled scan returned no error")
 	}
 }
@@ -136,7 +136,7 @@ func TestDataScanShuffled(t *testing.T) {
 		t.Fatalf("%d files, want 14 (2 datasets of 20 positions, 3 per file)", len(files))
 	}
 	var scanned []string
-	if err := d.Scan(ctx, func(s *train.Sample) error { scanned = append(scanned, sampleKey(*s)); return nil }); err != nil {
+	if err := d.Scan(ctx, func(s *featmodel.Sample) error { scanned = append(scanned, sampleKey(*s)); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(scanned, slices.Concat(files...)) {
@@ -144,7 +144,7 @@ func TestDataScanShuffled(t *testing.T) {
 	}
 	shuffled := func(seed uint64) []string {
 		var keys []string
-		err := d.ScanShuffled(ctx, rand.New(rand.NewPCG(seed, 0)), func(s *train.Sample) error {
+		err := d.ScanShuffled(ctx, rand.New(rand.NewPCG(seed, 0)), func(s *featmodel.Sample) error {
 			keys = append(keys, sampleKey(*s))
 			return nil
 		})
@@ -181,4 +181,4 @@ func TestDataScanShuffled(t *testing.T) {
 
 // sampleKey identifies a sample by its move number, played index and
 // candidates' features.
-func sampleKey(s train.Sample) string { return fmt.Sprint(s.MoveNumber, s.Played, s.Candidates) }
+func sampleKey(s featmodel.Sample) string { return fmt.Sprint(s.MoveNumber, s.Played, s.Candidates) }

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"lifezero/train"
+	"lifezero/featmodel"
 )
 
 // Evaluate runs every ranker on every sample of src in one pass and returns
 // one Result per ranker, in the rankers' order. A ranker's log-likelihood
 // comes from its LogProb when it is a LogProber, else from LogSoftmax of its
 // scores.
-func Evaluate(ctx context.Context, src train.SampleSource, opt Options, rankers ...Ranker) ([]Result, error) {
+func Evaluate(ctx context.Context, src featmodel.SampleSource, opt Options, rankers ...Ranker) ([]Result, error) {
 	if len(rankers) == 0 {
 		return nil, fmt.Errorf("movepred: no players to evaluate")
 	}
@@ -25,8 +25,8 @@ func Evaluate(ctx context.Context, src train.SampleSource, opt Options, rankers 
 	}
 	var scores []float64
 	n := 0
-	err := src.Scan(ctx, func(s *train.Sample) error {
-		if _, err := s.Validate(train.MaxFeatures); err != nil {
+	err := src.Scan(ctx, func(s *featmodel.Sample) error {
+		if _, err := s.Validate(featmodel.MaxFeatures); err != nil {
 			return fmt.Errorf("sample %d: %w", n, err)
 		}
 		if cap(scores) < len(s.Candidates) {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"lifezero/train"
+	"lifezero/featmodel"
 )
 
 // Options configures an evaluation. The zero value uses the defaults.
@@ -194,8 +194,8 @@ func NewEvaluator(player string, opt Options) (*Evaluator, error) {
 
 // Add records one position: the player's scores of its candidates and the
 // log-probability it gives the played move. The sample must be valid (see
-// train.Sample.Validate) and the scores free of NaN.
-func (e *Evaluator) Add(s *train.Sample, scores []float64, logProb float64) error {
+// featmodel.Sample.Validate) and the scores free of NaN.
+func (e *Evaluator) Add(s *featmodel.Sample, scores []float64, logProb float64) error {
 	if len(scores) != len(s.Candidates) {
 		return fmt.Errorf("%d scores for %d candidates", len(scores), len(s.Candidates))
 	}
@@ -233,7 +233,7 @@ func (t *tally) add(within []float64, rank, logProb float64) {
 
 // countFeatures adds s's features to the frequency tables: every legal move,
 // the played move, and the top-scoring moves (1/t each for a t-way tie).
-func (e *Evaluator) countFeatures(s *train.Sample, scores []float64) {
+func (e *Evaluator) countFeatures(s *featmodel.Sample, scores []float64) {
 	top := slices.Max(scores)
 	ties := 0
 	for _, x := range scores {

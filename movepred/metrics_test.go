@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"lifezero/train"
+	"lifezero/featmodel"
 )
 
 // firstFeature scores a candidate by its first feature id, so hand-made
@@ -17,7 +17,7 @@ type firstFeature struct{}
 
 func (firstFeature) Name() string { return "first-feature" }
 
-func (firstFeature) Scores(s *train.Sample, scores []float64) error {
+func (firstFeature) Scores(s *featmodel.Sample, scores []float64) error {
 	for i, c := range s.Candidates {
 		scores[i] = float64(c[0])
 	}
@@ -37,12 +37,12 @@ const marker = 100
 //
 // The marker feature is on the top move of 0, on two of the four tied moves of
 // 1 (the played one included) and on one of the three top moves of 3.
-func handSamples() train.Samples {
-	return train.Samples{
-		{Candidates: []train.Candidate{{5}, {9, marker}, {1}, {7}}, Played: 3, MoveNumber: 0},
-		{Candidates: []train.Candidate{{3, marker}, {3, marker}, {3}, {3}}, Played: 0, MoveNumber: 49},
-		{Candidates: []train.Candidate{{1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}}, Played: 1, MoveNumber: 50},
-		{Candidates: []train.Candidate{{4}, {4}, {9}, {9, marker}, {9}, {1}}, Played: 0, MoveNumber: 160},
+func handSamples() featmodel.Samples {
+	return featmodel.Samples{
+		{Candidates: []featmodel.Candidate{{5}, {9, marker}, {1}, {7}}, Played: 3, MoveNumber: 0},
+		{Candidates: []featmodel.Candidate{{3, marker}, {3, marker}, {3}, {3}}, Played: 0, MoveNumber: 49},
+		{Candidates: []featmodel.Candidate{{1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}}, Played: 1, MoveNumber: 50},
+		{Candidates: []featmodel.Candidate{{4}, {4}, {9}, {9, marker}, {9}, {1}}, Played: 0, MoveNumber: 160},
 	}
 }
 
@@ -232,13 +232,13 @@ func TestLogSoftmaxWithInfiniteScores(t *testing.T) {
 type fixed []float64
 
 func (fixed) Name() string { return "fixed" }
-func (f fixed) Scores(s *train.Sample, scores []float64) error {
+func (f fixed) Scores(s *featmodel.Sample, scores []float64) error {
 	copy(scores, f)
 	return nil
 }
 
 func TestImpossiblePlayedMoveIsFloored(t *testing.T) {
-	samples := train.Samples{{Candidates: []train.Candidate{{0}, {1}}, Played: 1}}
+	samples := featmodel.Samples{{Candidates: []featmodel.Candidate{{0}, {1}}, Played: 1}}
 	results, err := Evaluate(context.Background(), samples, Options{}, fixed{0, math.Inf(-1)})
 	if err != nil {
 		t.Fatal(err)
@@ -252,15 +252,15 @@ func TestImpossiblePlayedMoveIsFloored(t *testing.T) {
 }
 
 func TestEvaluateRejectsBadInput(t *testing.T) {
-	good := train.Samples{{Candidates: []train.Candidate{{0}, {1}}, Played: 1}}
+	good := featmodel.Samples{{Candidates: []featmodel.Candidate{{0}, {1}}, Played: 1}}
 	tests := []struct {
 		name    string
-		samples train.Samples
+		samples featmodel.Samples
 		ranker  Ranker
 		opt     Options
 		want    string
 	}{
-		{"played out of range", train.Samples{good[0], {Candidates: []train.Candidate{{0}}, Played: 2}}, firstFeature{}, Options{}, "sample 1"},
+		{"played out of range", featmodel.Samples{good[0], {Candidates: []featmodel.Candidate{{0}}, Played: 2}}, firstFeature{}, Options{}, "sample 1"},
 		{"NaN score", good, fixed{math.NaN(), 0}, Options{}, "NaN"},
 		{"negative phase size", good, firstFeature{}, Options{PhaseSize: -1}, "phase_size"},
 	}

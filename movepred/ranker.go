@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"lifezero/train"
+	"lifezero/featmodel"
 )
 
 // Ranker scores the legal moves of a position; higher is better. Scores are
@@ -14,7 +14,7 @@ type Ranker interface {
 	Name() string
 	// Scores writes one score per candidate of s into scores, which has
 	// len(s.Candidates) elements. NaN is an error; ±Inf are allowed.
-	Scores(s *train.Sample, scores []float64) error
+	Scores(s *featmodel.Sample, scores []float64) error
 }
 
 // LogProber is implemented by rankers whose scores are not logits: it returns
@@ -31,12 +31,12 @@ type LogProber interface {
 // for LFR, trained only to rank, it is the Plackett-Luce extension of the
 // pairwise logistic model LFR is trained on (P(a beats b) = σ(y_a − y_b)).
 type ModelRanker struct {
-	Model train.Model
+	Model featmodel.Model
 	Label string // the player's name; the model's Name when empty
 }
 
 // FromModel returns a ranker for m, named after it.
-func FromModel(m train.Model) *ModelRanker {
+func FromModel(m featmodel.Model) *ModelRanker {
 	return &ModelRanker{Model: m}
 }
 
@@ -49,7 +49,7 @@ func (r *ModelRanker) Name() string {
 }
 
 // Scores writes the model's score of every candidate.
-func (r *ModelRanker) Scores(s *train.Sample, scores []float64) error {
+func (r *ModelRanker) Scores(s *featmodel.Sample, scores []float64) error {
 	for i, c := range s.Candidates {
 		scores[i] = r.Model.Score(c)
 	}
@@ -73,7 +73,7 @@ func NewRandom(rng *rand.Rand) *Random {
 func (r *Random) Name() string { return "random" }
 
 // Scores draws an independent uniform score per candidate.
-func (r *Random) Scores(s *train.Sample, scores []float64) error {
+func (r *Random) Scores(s *featmodel.Sample, scores []float64) error {
 	for i := range scores {
 		scores[i] = r.rng.Float64()
 	}

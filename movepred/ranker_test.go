@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"lifezero/train"
+	"lifezero/featmodel"
 )
 
 func newRand(seed uint64) *rand.Rand {
@@ -16,28 +16,28 @@ func newRand(seed uint64) *rand.Rand {
 
 func TestModelRankersUseTheModelsProbabilities(t *testing.T) {
 	// One position, moves {0}, {1,2}, {3}, {0,3}; {3} played.
-	samples := train.Samples{{Candidates: []train.Candidate{{0}, {1, 2}, {3}, {0, 3}}, Played: 2}}
+	samples := featmodel.Samples{{Candidates: []featmodel.Candidate{{0}, {1, 2}, {3}, {0, 3}}, Played: 2}}
 
 	// BT with γ = 2, 0.5, 1, 4: strengths 2, 0.5, 4, 8, so P({3}) = 4/14.5
 	// and {0,3} ranks first.
-	bt, err := train.NewBTModel([]float64{2, 0.5, 1, 4})
+	bt, err := featmodel.NewBTModel([]float64{2, 0.5, 1, 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// FBT and LFR with w = (1, 0, -1, 0.5) and factors (k = 1) 1, 2, 3, -1:
 	// y = 1, 0-1+2·3 = 5, 0.5, 1+0.5+1·(-1) = 0.5.
 	w, v := []float64{1, 0, -1, 0.5}, []float64{1, 2, 3, -1}
-	fbt, err := train.NewFBTModel(w, v, 1)
+	fbt, err := featmodel.NewFBTModel(w, v, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lfr, err := train.NewLFRModel(w, v, 1)
+	lfr, err := featmodel.NewLFRModel(w, v, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fmLL := 0.5 - math.Log(math.Exp(1)+math.Exp(5)+2*math.Exp(0.5))
 	tests := []struct {
-		model    train.Model
+		model    featmodel.Model
 		top1     float64
 		top5     float64
 		rank     float64
@@ -65,15 +65,15 @@ func TestModelRankersUseTheModelsProbabilities(t *testing.T) {
 
 // uniformSamples returns positions of ten moves, the played one chosen at
 // random; their features do not matter to the random player.
-func uniformSamples(n int) train.Samples {
+func uniformSamples(n int) featmodel.Samples {
 	rng := newRand(77)
-	out := make(train.Samples, n)
+	out := make(featmodel.Samples, n)
 	for i := range out {
-		cands := make([]train.Candidate, 10)
+		cands := make([]featmodel.Candidate, 10)
 		for j := range cands {
-			cands[j] = train.Candidate{int32(j)}
+			cands[j] = featmodel.Candidate{int32(j)}
 		}
-		out[i] = train.Sample{Candidates: cands, Played: rng.IntN(10), MoveNumber: i % 200}
+		out[i] = featmodel.Sample{Candidates: cands, Played: rng.IntN(10), MoveNumber: i % 200}
 	}
 	return out
 }
@@ -112,10 +112,10 @@ func TestRandomPlayerIsTheChanceBaseline(t *testing.T) {
 // btSamples draws positions from a Bradley-Terry model with the given
 // log-gammas: 15 moves of 1 to 3 features, the played one drawn with
 // probability proportional to its strength.
-func btSamples(rng *rand.Rand, logGamma []float64, n int) train.Samples {
-	out := make(train.Samples, n)
+func btSamples(rng *rand.Rand, logGamma []float64, n int) featmodel.Samples {
+	out := make(featmodel.Samples, n)
 	for i := range out {
-		cands := make([]train.Candidate, 15)
+		cands := make([]featmodel.Candidate, 15)
 		strength := make([]float64, len(cands))
 		total := 0.0
 		for j := range cands {
@@ -134,12 +134,12 @@ func btSamples(rng *rand.Rand, logGamma []float64, n int) train.Samples {
 			x -= strength[played]
 			played++
 		}
-		out[i] = train.Sample{Candidates: cands, Played: played, MoveNumber: i % 250}
+		out[i] = featmodel.Sample{Candidates: cands, Played: played, MoveNumber: i % 250}
 	}
 	return out
 }
 
-func contains(c train.Candidate, f int32) bool {
+func contains(c featmodel.Candidate, f int32) bool {
 	for _, g := range c {
 		if g == f {
 			return true
@@ -156,15 +156,15 @@ func TestTrainedModelsBeatTheRandomPlayer(t *testing.T) {
 	}
 	trainSet, testSet := btSamples(rng, logGamma, 3000), btSamples(rng, logGamma, 1000)
 	ctx := context.Background()
-	bt, err := train.TrainBT(ctx, trainSet, train.DefaultBTConfig())
+	bt, err := featmodel.TrainBT(ctx, trainSet, featmodel.DefaultBTConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	lfr, err := train.TrainLFR(ctx, trainSet, train.DefaultLFRConfig(), newRand(1))
+	lfr, err := featmodel.TrainLFR(ctx, trainSet, featmodel.DefaultLFRConfig(), newRand(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fbt, err := train.TrainFBT(ctx, trainSet, train.DefaultFBTConfig(), newRand(1))
+	fbt, err := featmodel.TrainFBT(ctx, trainSet, featmodel.DefaultFBTConfig(), newRand(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,25 +1,11 @@
-// Package train holds lifezero's training loops: for the network and for the
-// feature models that rank the legal moves of a position.
+// Package train holds lifezero's network training loop.
 //
-// The feature models work on a generic sparse representation, independent of
-// how features are extracted: a Sample is one position, a list of Candidates
-// (one per legal move, each the set of its active feature ids) and the index of
-// the move that was played. Three models learn from the same samples:
+// TrainNet reads a sliding window of self-play sample datasets (LoadNetData),
+// trains the residual network of package nn with momentum SGD or Adam on
+// policy cross-entropy, value squared error and the FTL d-win binary
+// cross-entropies, checkpoints atomically and resumes after a kill; the loss
+// curve is written beside the network (WriteLosses, ReadLosses).
 //
-//   - BTModel: the generalized Bradley-Terry model, a move is a team whose
-//     strength is the product of its features' gammas, fitted by Coulom's
-//     minorization-maximization (TrainBT);
-//   - LFRModel: Latent Factor Ranking, a factorization machine with k latent
-//     factors per feature trained by SGD on a pairwise ranking loss (TrainLFR);
-//   - FBTModel: Factorization Bradley-Terry, the same factorization machine
-//     read as a log-strength with a softmax over the legal moves, trained by
-//     SGD or Adagrad on the log-likelihood (TrainFBT).
-//
-// All three implement Model and are saved to and loaded from one versioned
-// weights file format (WriteModel, ReadModel, SaveModel, LoadModel).
-//
-// The network loop (TrainNet) reads a sliding window of self-play sample
-// datasets, trains the residual network of package nn with momentum SGD or
-// Adam on policy cross-entropy, value squared error and the FTL d-win binary
-// cross-entropies, checkpoints atomically and resumes after a kill.
+// The feature models that rank moves from feature ids (BT, LFR, FBT) are in
+// package featmodel.
 package train

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
+	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/game"
 	"lifezero/internal/atomicfile"
 	"lifezero/internal/readfile"
-	"lifezero/train"
 )
 
 // The files of a model directory: the weights and the feature set as the
@@ -31,6 +32,7 @@ type Meta struct {
 	Problems       int      `json:"problems"`        // problems trained on (the final model)
 	Excluded       []string `json:"excluded"`        // problems left out because a measured position contains them
 	LDFeatures     int      `json:"ld_features"`     // NumLD, or 0 when trained without them
+	ProofSamples   int      `json:"proof_samples"`   // samples labelled by the solver's proofs (ProofSamples), fitted besides
 	Folds          int      `json:"folds"`           // cross-validation folds
 	CrossValidated Accuracy `json:"cross_validated"` // every problem predicted by a model that did not see it
 	Iterations     int      `json:"iterations"`
@@ -40,7 +42,11 @@ type Meta struct {
 type TrainConfig struct {
 	Folds int  // cross-validation folds measuring the model (0: 9)
 	NoLD  bool // train on the Fuego-style features only (an ablation)
-	BT    train.BTConfig
+	BT    featmodel.BTConfig
+	// Extra are further samples to fit, each taken From a book problem
+	// (ProofSamples). They are fitted, never measured, and left out of the
+	// fold that measures their book problem.
+	Extra []Problem
 }
 
 // Train fits a Bradley-Terry model to problems. It measures the model's
@@ -49,7 +55,7 @@ type TrainConfig struct {
 // problem is measured by a model that saw it), then returns the model
 // fitted on all of them. The feature set is set, followed by the LD
 // features.
-func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg TrainConfig) (*train.BTModel, Meta, error) {
+func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg TrainConfig) (*featmodel.BTModel, Meta, error) {
 	k := cfg.Folds
 	if k <= 0 {
 		k = 9
@@ -65,11 +71,15 @@ func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg
 	if err != nil {
 		return nil, Meta{}, err
 	}
+	extra, extraFold, err := extraSamples(f, problems, cfg.Extra, k)
+	if err != nil {
+		return nil, Meta{}, err
+	}
 	bt := cfg.BT
 	bt.NumFeatures = f.NumFeatures()
 	var folds []Accuracy
 	for fold := range k {
-		var fit, held train.Samples
+		var fit, held featmodel.Samples
 		for i, s := range samples {
 			if i%k == fold {
 				held = append(held, s)
@@ -77,7 +87,12 @@ func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg
 				fit = append(fit, s)
 			}
 		}
-		model, err := train.TrainBT(ctx, fit, bt)
+		for i, s := range extra {
+			if extraFold[i] != fold {
+				fit = append(fit, s)
+			}
+		}
+		model, err := featmodel.TrainBT(ctx, fit, bt)
 		if err != nil {
 			return nil, Meta{}, err
 		}
@@ -87,15 +102,40 @@ func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg
 		}
 		folds = append(folds, acc)
 	}
-	final, err := train.TrainBT(ctx, samples, bt)
+	final, err := featmodel.TrainBT(ctx, append(slices.Clip(samples), extra...), bt)
 	if err != nil {
 		return nil, Meta{}, err
 	}
-	meta := Meta{Problems: len(samples), Folds: k, CrossValidated: pool(folds), Iterations: final.Info.Epochs}
+	meta := Meta{Problems: len(samples), ProofSamples: len(extra), Folds: k, CrossValidated: pool(folds), Iterations: final.Info.Epochs}
 	if !cfg.NoLD {
 		meta.LDFeatures = NumLD
 	}
 	return final, meta, nil
+}
+
+// extraSamples turns the extra problems into samples and gives each the
+// fold of its book problem (problem i is in fold i mod k).
+func extraSamples(f Featurizer, problems, extra []Problem, k int) (featmodel.Samples, []int, error) {
+	if len(extra) == 0 {
+		return nil, nil, nil
+	}
+	foldOf := make(map[string]int, len(problems))
+	for i, p := range problems {
+		foldOf[p.Name] = i % k
+	}
+	samples, err := f.Samples(extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	folds := make([]int, len(extra))
+	for i, p := range extra {
+		fold, ok := foldOf[p.From]
+		if !ok {
+			return nil, nil, fmt.Errorf("tsumego: sample %s comes from %q, which is not a problem trained on", p.Name, p.From)
+		}
+		folds[i] = fold
+	}
+	return samples, folds, nil
 }
 
 // pool combines the accuracies of disjoint sample sets.
@@ -115,11 +155,11 @@ func pool(parts []Accuracy) Accuracy {
 }
 
 // Save writes a model directory: the weights, the feature set and meta.
-func Save(dir string, m train.Model, set *features.Extractor, meta Meta) error {
+func Save(dir string, m featmodel.Model, set *features.Extractor, meta Meta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("tsumego: %w", err)
 	}
-	if err := train.SaveModel(filepath.Join(dir, WeightsFile), m); err != nil {
+	if err := featmodel.SaveModel(filepath.Join(dir, WeightsFile), m); err != nil {
 		return err
 	}
 	if err := set.Save(filepath.Join(dir, FeatureSetFile)); err != nil {
@@ -136,7 +176,7 @@ func Save(dir string, m train.Model, set *features.Extractor, meta Meta) error {
 // safe for concurrent use.
 type Ranker struct {
 	f       Featurizer
-	model   train.Model
+	model   featmodel.Model
 	scratch sync.Pool
 }
 
@@ -157,7 +197,7 @@ func LoadRanker(dir string) (*Ranker, Meta, error) {
 	if err != nil {
 		return nil, meta, err
 	}
-	m, err := train.LoadModel(filepath.Join(dir, WeightsFile))
+	m, err := featmodel.LoadModel(filepath.Join(dir, WeightsFile))
 	if err != nil {
 		return nil, meta, err
 	}
@@ -165,7 +205,7 @@ func LoadRanker(dir string) (*Ranker, Meta, error) {
 	if meta.LDFeatures == 0 {
 		f.LD = LD{Base: -1}
 	}
-	if bt, ok := m.(*train.BTModel); ok && bt.NumFeatures() != f.NumFeatures() {
+	if bt, ok := m.(*featmodel.BTModel); ok && bt.NumFeatures() != f.NumFeatures() {
 		return nil, meta, fmt.Errorf("tsumego: %s: the model has %d features, its feature set %d", dir, bt.NumFeatures(), f.NumFeatures())
 	}
 	r := &Ranker{f: f, model: m}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
+	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/game"
-	"lifezero/train"
 )
 
 // areaReach is how far from the nearest stone (in king moves) a point of a
@@ -110,17 +110,17 @@ func (f Featurizer) Candidates(pos *game.Position, moves []game.Point, s *Scratc
 // Samples turns problems into move-prediction samples: the moves of each
 // problem's Area (the book's move added if it lies outside), the book's
 // move played.
-func (f Featurizer) Samples(problems []Problem) (train.Samples, error) {
-	var out train.Samples
+func (f Featurizer) Samples(problems []Problem) (featmodel.Samples, error) {
+	var out featmodel.Samples
 	var s Scratch
 	for _, p := range problems {
 		moves := Area(p.Position)
 		if !slices.Contains(moves, p.Answer) {
 			moves = append(moves, p.Answer)
 		}
-		smp := train.Sample{Played: slices.Index(moves, p.Answer)}
+		smp := featmodel.Sample{Played: slices.Index(moves, p.Answer)}
 		err := f.Candidates(p.Position, moves, &s, func(_ int, ids []int32) {
-			smp.Candidates = append(smp.Candidates, train.Candidate(slices.Clone(ids)))
+			smp.Candidates = append(smp.Candidates, featmodel.Candidate(slices.Clone(ids)))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("tsumego: %s: %w", p.Name, err)
@@ -142,7 +142,7 @@ type Accuracy struct {
 }
 
 // Measure ranks the played move of every sample by score.
-func Measure(ctx context.Context, samples train.Samples, score func(train.Candidate) float64) (Accuracy, error) {
+func Measure(ctx context.Context, samples featmodel.Samples, score func(featmodel.Candidate) float64) (Accuracy, error) {
 	var a Accuracy
 	for i := range samples {
 		if err := ctx.Err(); err != nil {

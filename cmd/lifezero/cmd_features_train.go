@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"lifezero/evaluate"
+	"lifezero/featmodel"
 	"lifezero/movecands"
 	"lifezero/pipelines"
-	"lifezero/train"
 )
 
 // FeatureTrainConfig is what "features train" and the features-train stage
@@ -43,12 +43,12 @@ type FeatureTrainConfig struct {
 
 	// init is a warm start for lfr and fbt (features train --init): a model
 	// of the same kind and feature set. Not a stage param.
-	init train.Model
+	init featmodel.Model
 }
 
 func defaultFeatureTrainConfig() FeatureTrainConfig {
-	return FeatureTrainConfig{Model: "bt", RegW: train.DefaultFBTConfig().RegW, RegV: train.DefaultFBTConfig().RegV,
-		Tolerance: train.DefaultBTConfig().Tolerance, Seed: 1, InMemory: true}
+	return FeatureTrainConfig{Model: "bt", RegW: featmodel.DefaultFBTConfig().RegW, RegV: featmodel.DefaultFBTConfig().RegV,
+		Tolerance: featmodel.DefaultBTConfig().Tolerance, Seed: 1, InMemory: true}
 }
 
 func (c FeatureTrainConfig) check() error {
@@ -63,13 +63,13 @@ func (c FeatureTrainConfig) check() error {
 		return &pipelines.ParamError{Key: "learning_rate", Msg: "must not be negative"}
 	case c.RegW < 0 || c.RegV < 0:
 		return &pipelines.ParamError{Key: "reg_w", Msg: "reg_w and reg_v must not be negative"}
-	case c.Sampling != "" && c.Sampling != train.SamplingUniform && c.Sampling != train.SamplingSoftmax && c.Sampling != train.SamplingWARP:
+	case c.Sampling != "" && c.Sampling != featmodel.SamplingUniform && c.Sampling != featmodel.SamplingSoftmax && c.Sampling != featmodel.SamplingWARP:
 		return &pipelines.ParamError{Key: "sampling", Msg: fmt.Sprintf("%q: want uniform, softmax or warp", c.Sampling)}
 	case c.Negatives < 0:
 		return &pipelines.ParamError{Key: "negatives", Msg: "must not be negative"}
 	case c.Temperature < 0:
 		return &pipelines.ParamError{Key: "temperature", Msg: "must not be negative"}
-	case c.Optimizer != "" && c.Optimizer != train.OptimizerAdagrad && c.Optimizer != train.OptimizerSGD:
+	case c.Optimizer != "" && c.Optimizer != featmodel.OptimizerAdagrad && c.Optimizer != featmodel.OptimizerSGD:
 		return &pipelines.ParamError{Key: "optimizer", Msg: fmt.Sprintf("%q: want adagrad or sgd", c.Optimizer)}
 	case c.Tolerance < 0:
 		return &pipelines.ParamError{Key: "tolerance", Msg: "must not be negative"}
@@ -81,8 +81,8 @@ func (c FeatureTrainConfig) check() error {
 
 // trainOutcome is a trained model and how its training went.
 type trainOutcome struct {
-	Model     train.Model
-	Info      train.TrainInfo
+	Model     featmodel.Model
+	Info      featmodel.TrainInfo
 	Samples   int
 	Features  int
 	Seconds   float64
@@ -101,7 +101,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	var src train.SampleSource = data
+	var src featmodel.SampleSource = data
 	inMemory := cfg.InMemory && cfg.Model != "bt" // MM packs the data in memory itself, in a single pass
 	if inMemory {
 		pr.Start(0, "loading positions")
@@ -125,32 +125,32 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	}
 	start := time.Now()
 	var (
-		m        train.Model
-		info     train.TrainInfo
+		m        featmodel.Model
+		info     featmodel.TrainInfo
 		settings string
 		err      error
 	)
 	switch cfg.Model {
 	case "bt":
-		c := train.DefaultBTConfig()
+		c := featmodel.DefaultBTConfig()
 		c.NumFeatures, c.Tolerance, c.Progress = n, cfg.Tolerance, progress
 		c.MaxIterations = orDefault(cfg.Epochs, c.MaxIterations)
 		epochs = c.MaxIterations
 		settings = fmt.Sprintf("MM, at most %d iterations, tolerance %g", c.MaxIterations, c.Tolerance)
 		pr.Start(epochs, "bt MM iterations")
-		var bt *train.BTModel
-		if bt, err = train.TrainBT(ctx, src, c); err == nil {
+		var bt *featmodel.BTModel
+		if bt, err = featmodel.TrainBT(ctx, src, c); err == nil {
 			m, info = bt, bt.Info
 		}
 	case "lfr":
-		c := train.DefaultLFRConfig()
+		c := featmodel.DefaultLFRConfig()
 		c.NumFeatures, c.Progress, c.RegW, c.RegV, c.Negatives = n, progress, cfg.RegW, cfg.RegV, cfg.Negatives
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
 		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
-		c.Optimizer = orDefaultS(cfg.Optimizer, train.OptimizerSGD)
-		c.Init, _ = cfg.init.(*train.LFRModel)
+		c.Optimizer = orDefaultS(cfg.Optimizer, featmodel.OptimizerSGD)
+		c.Init, _ = cfg.init.(*featmodel.LFRModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
 		}
@@ -162,18 +162,18 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		}
 		c.Visited = pr.Add
 		pr.Start(epochs*int(data.Positions()), fmt.Sprintf("lfr, %d epochs: positions", epochs))
-		var lfr *train.LFRModel
-		if lfr, err = train.TrainLFR(ctx, src, c, rng); err == nil {
+		var lfr *featmodel.LFRModel
+		if lfr, err = featmodel.TrainLFR(ctx, src, c, rng); err == nil {
 			m, info = lfr, lfr.Info
 		}
 	default: // "fbt", checked above
-		c := train.DefaultFBTConfig()
+		c := featmodel.DefaultFBTConfig()
 		c.NumFeatures, c.Progress, c.RegW, c.RegV = n, progress, cfg.RegW, cfg.RegV
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Optimizer = orDefaultS(cfg.Optimizer, c.Optimizer)
 		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
-		c.Init, _ = cfg.init.(*train.FBTModel)
+		c.Init, _ = cfg.init.(*featmodel.FBTModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
 		}
@@ -185,8 +185,8 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		}
 		c.Visited = pr.Add
 		pr.Start(epochs*int(data.Positions()), fmt.Sprintf("fbt, %d epochs: positions", epochs))
-		var fbt *train.FBTModel
-		if fbt, err = train.TrainFBT(ctx, src, c, rng); err == nil {
+		var fbt *featmodel.FBTModel
+		if fbt, err = featmodel.TrainFBT(ctx, src, c, rng); err == nil {
 			m, info = fbt, fbt.Info
 		}
 	}
@@ -198,7 +198,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	case inMemory:
 		settings += ", positions in memory"
 	case cfg.Model != "bt":
-		settings += fmt.Sprintf(", streamed: files in random order, shuffle buffer %d", orDefault(cfg.ShuffleBuffer, train.DefaultShuffleBuffer))
+		settings += fmt.Sprintf(", streamed: files in random order, shuffle buffer %d", orDefault(cfg.ShuffleBuffer, featmodel.DefaultShuffleBuffer))
 	}
 	return &trainOutcome{Model: m, Info: info, Samples: info.Samples, Features: n, Seconds: time.Since(start).Seconds(),
 		PeakBytes: peakMemory(), Settings: settings}, nil
@@ -226,12 +226,12 @@ func orDefaultS(v, def string) string {
 }
 
 // lfrPairs says how LFR config c pairs moves, for the settings line.
-func lfrPairs(c train.LFRConfig) string {
+func lfrPairs(c featmodel.LFRConfig) string {
 	switch c.Sampling {
-	case train.SamplingSoftmax:
-		return fmt.Sprintf("softmax sampling at temperature %g, %d negatives", c.Temperature, orDefault(c.Negatives, train.DefaultHardNegatives))
-	case train.SamplingWARP:
-		return fmt.Sprintf("WARP sampling, %d negatives", orDefault(c.Negatives, train.DefaultHardNegatives))
+	case featmodel.SamplingSoftmax:
+		return fmt.Sprintf("softmax sampling at temperature %g, %d negatives", c.Temperature, orDefault(c.Negatives, featmodel.DefaultHardNegatives))
+	case featmodel.SamplingWARP:
+		return fmt.Sprintf("WARP sampling, %d negatives", orDefault(c.Negatives, featmodel.DefaultHardNegatives))
 	}
 	if c.Negatives == 0 {
 		return "uniform sampling, all negatives"
@@ -316,7 +316,7 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if err := train.SaveModel(*out, o.Model); err != nil {
+	if err := featmodel.SaveModel(*out, o.Model); err != nil {
 		return err
 	}
 	plot := lossPlotPath(*out)
@@ -335,11 +335,11 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 
 // loadInitModel reads the weights a warm start continues from and checks
 // that they are a model of the kind being trained.
-func loadInitModel(path, model string) (train.Model, error) {
+func loadInitModel(path, model string) (featmodel.Model, error) {
 	if model == "bt" {
 		return nil, usagef("--init applies to lfr and fbt, not bt")
 	}
-	m, err := train.LoadModel(path)
+	m, err := featmodel.LoadModel(path)
 	if err != nil {
 		return nil, err
 	}

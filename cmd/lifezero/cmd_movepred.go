@@ -10,10 +10,10 @@ import (
 	"text/tabwriter"
 
 	"lifezero/evaluate"
+	"lifezero/featmodel"
 	"lifezero/movecands"
 	"lifezero/movepred"
 	"lifezero/pipelines"
-	"lifezero/train"
 )
 
 const movepredSynopsis = "movepred --data DATASET [--model WEIGHTS]... [--random] [--json] [--frequencies] [--report DIR] [--seed N] [--phase-size N]"
@@ -85,10 +85,10 @@ func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // trained on a feature set of numFeatures ids. Players are named after their
 // model, and after their file too when two models share a name.
 func modelRankers(paths []string, numFeatures int) ([]movepred.Ranker, error) {
-	var models []train.Model
+	var models []featmodel.Model
 	count := map[string]int{}
 	for _, p := range paths {
-		m, err := train.LoadModel(p)
+		m, err := featmodel.LoadModel(p)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +111,7 @@ func modelRankers(paths []string, numFeatures int) ([]movepred.Ranker, error) {
 
 // checkModelFeatures fails when the model knows another number of feature
 // ids than the data's feature set: its ids would mean other features.
-func checkModelFeatures(m train.Model, numFeatures int) error {
+func checkModelFeatures(m featmodel.Model, numFeatures int) error {
 	nf, ok := m.(interface{ NumFeatures() int })
 	if ok && nf.NumFeatures() != numFeatures {
 		return fmt.Errorf("the %s model has %d feature ids but the data's feature set has %d: it was trained on another feature set",
@@ -131,13 +131,13 @@ func evaluatePlayers(ctx context.Context, d *movecands.Data, rankers []movepred.
 
 // countingSource reports the samples scanned to a Progress, in steps of 64.
 type countingSource struct {
-	src train.SampleSource
+	src featmodel.SampleSource
 	pr  pipelines.Progress
 }
 
-func (c *countingSource) Scan(ctx context.Context, visit func(*train.Sample) error) error {
+func (c *countingSource) Scan(ctx context.Context, visit func(*featmodel.Sample) error) error {
 	n := 0
-	err := c.src.Scan(ctx, func(s *train.Sample) error {
+	err := c.src.Scan(ctx, func(s *featmodel.Sample) error {
 		if n++; n%64 == 0 {
 			c.pr.Add(64)
 		}

@@ -10,8 +10,8 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
+	"lifezero/featmodel"
 	"lifezero/movecands"
-	"lifezero/train"
 )
 
 // buildSampleCands builds movecands data from the bundled sample games with
@@ -77,7 +77,7 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 		if !strings.Contains(out, "trained "+model+" on 72 positions") || !strings.Contains(out, "2 epochs") {
 			t.Errorf("features train %s:\n%s", model, out)
 		}
-		m, err := train.LoadModel(w)
+		m, err := featmodel.LoadModel(w)
 		if err != nil {
 			t.Fatal(err)
 		}

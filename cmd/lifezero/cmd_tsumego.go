@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lifezero/featmodel"
 	"lifezero/game"
-	"lifezero/train"
 	"lifezero/tsumego"
 )
 
@@ -26,7 +26,7 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	folds := fs.Int("folds", 9, "measure the model's move prediction by `K`-fold cross-validation before the final fit on all")
 	noLD := fs.Bool("no-ld", false, "train without the life-and-death features (an ablation)")
 	ladders := fs.Bool("ladders", false, "read ladders for the ladder features (a third of the solver's time per node; off, the ladder ids never fire)")
-	iters := fs.Int("iterations", train.DefaultBTConfig().MaxIterations, "at most `N` MM iterations")
+	iters := fs.Int("iterations", featmodel.DefaultBTConfig().MaxIterations, "at most `N` MM iterations")
 	rest, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return err

@@ -8,10 +8,10 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
+	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/movecands"
 	"lifezero/pipelines"
-	"lifezero/train"
 )
 
 // The output of a features-train stage: a directory holding the weights and
@@ -78,7 +78,7 @@ func runFeaturesTrain(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	if err := train.SaveModel(filepath.Join(env.OutDir, featureModelWeights), o.Model); err != nil {
+	if err := featmodel.SaveModel(filepath.Join(env.OutDir, featureModelWeights), o.Model); err != nil {
 		return err
 	}
 	if err := d.Features().Save(filepath.Join(env.OutDir, featureModelSet)); err != nil {
@@ -104,8 +104,8 @@ func runFeaturesTrain(ctx context.Context, env *pipelines.Env) error {
 
 // loadFeatureModel reads the model in a features-train output directory and
 // checks that it was trained on the feature set whose JSON is set.
-func loadFeatureModel(dir string, set *features.Extractor) (train.Model, error) {
-	m, err := train.LoadModel(filepath.Join(dir, featureModelWeights))
+func loadFeatureModel(dir string, set *features.Extractor) (featmodel.Model, error) {
+	m, err := featmodel.LoadModel(filepath.Join(dir, featureModelWeights))
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func sameFeatureSet(a, b *features.Extractor) bool {
 // loadWarmStart reads the model of a features-train output that a stage
 // continues training (lfr and fbt): a model of the kind being trained, on
 // the data's feature set.
-func loadWarmStart(dir string, set *features.Extractor, model string) (train.Model, error) {
+func loadWarmStart(dir string, set *features.Extractor, model string) (featmodel.Model, error) {
 	if model == "bt" {
 		return nil, fmt.Errorf("input %s: a warm start applies to lfr and fbt, not bt", dir)
 	}

@@ -8,10 +8,10 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
+	"lifezero/featmodel"
 	"lifezero/movecands"
 	"lifezero/movepred"
 	"lifezero/pipelines"
-	"lifezero/train"
 )
 
 type movepredParams struct {
@@ -100,7 +100,7 @@ func runMovepred(ctx context.Context, env *pipelines.Env) error {
 // stageRankers loads the models of features-train outputs as players, named
 // after their model, or after their stage when two share a model.
 func stageRankers(ins []pipelines.InputRef, d *movecands.Data) ([]movepred.Ranker, error) {
-	models := make([]train.Model, len(ins))
+	models := make([]featmodel.Model, len(ins))
 	count := map[string]int{}
 	for i, in := range ins {
 		m, err := loadFeatureModel(in.Path, d.Features())

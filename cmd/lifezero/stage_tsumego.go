@@ -9,9 +9,9 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
+	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/pipelines"
-	"lifezero/train"
 	"lifezero/tsumego"
 )
 
@@ -49,7 +49,7 @@ func tsumegoKind() pipelines.Kind {
 			"path inputs are the problem sets to be measured: training problems found inside one of their " +
 			"positions are left out. A solve stage given this stage's output uses the model as priors.",
 		Version:     1,
-		Params:      tsumegoParams{Folds: 9, LD: true, Iterations: train.DefaultBTConfig().MaxIterations},
+		Params:      tsumegoParams{Folds: 9, LD: true, Iterations: featmodel.DefaultBTConfig().MaxIterations},
 		CheckInputs: pathInputs,
 		Run:         runTsumego,
 	}
@@ -112,7 +112,7 @@ func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, meas
 	if err != nil {
 		return tsumego.Meta{}, 0, err
 	}
-	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: train.DefaultBTConfig()}
+	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: featmodel.DefaultBTConfig()}
 	cfg.BT.MaxIterations = p.Iterations
 	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
 	if err != nil {

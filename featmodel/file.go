@@ -1,4 +1,4 @@
-package train
+package featmodel
 
 import (
 	"bufio"
