@@ -59,8 +59,12 @@ func kernelConvGo(act []float32, cin int, rowOff *[kernelRows]int, g *tapGeom, b
 }
 
 // paddedPoint returns the padded point of dense point p (= s·N² + y·N + x).
-func (e *Evaluator) paddedPoint(p int) int {
-	n := e.cfg.Board
+func (e *Evaluator) paddedPoint(p int) int { return paddedPoint(e.cfg.Board, p) }
+
+// paddedPoint returns the padded point of dense point p (= s·N² + y·N + x)
+// on an N×N board (N = board).
+func paddedPoint(board, p int) int {
+	n := board
 	w := n + 2
 	s, i := p/(n*n), p%(n*n)
 	return s*w*w + (i/n+1)*w + i%n + 1
@@ -69,10 +73,18 @@ func (e *Evaluator) paddedPoint(p int) int {
 // convDirect computes dst = conv(act) for the n samples of padded act
 // (l.in channels) into dense dst (n·N² × l.out), bias not added.
 func (e *Evaluator) convDirect(l *convLayer, g *tapGeom, act, dst []float32, n int) {
-	cols := n * e.cfg.Points()
-	k := l.mw.k
-	panels := (l.out + panelCols - 1) / panelCols
-	flops := 2 * cols * l.out * k
+	directConv(e.cfg.Board, &l.mw, l.in, g, act, dst, n)
+}
+
+// directConv computes dst = conv(act) for the n samples of padded act (cin
+// channels, taps at g's offsets) on an N×N board into dense dst
+// (n·N² × mw.n), with the packed weights of mw (mw.n outputs, mw.k =
+// taps·cin, column (tap, channel)); the rows are split between the cores.
+func directConv(board int, mw *matB, cin int, g *tapGeom, act, dst []float32, n int) {
+	cols := n * board * board
+	k, out := mw.k, mw.n
+	panels := (out + panelCols - 1) / panelCols
+	flops := 2 * cols * out * k
 	splitRows(cols, flops, func(lo, hi int) {
 		var (
 			rowOff [kernelRows]int
@@ -81,18 +93,18 @@ func (e *Evaluator) convDirect(l *convLayer, g *tapGeom, act, dst []float32, n i
 		for i := lo; i < hi; i += kernelRows {
 			rows := min(kernelRows, hi-i)
 			for r := range kernelRows {
-				rowOff[r] = e.paddedPoint(i+min(r, rows-1)) * l.in
+				rowOff[r] = paddedPoint(board, i+min(r, rows-1)) * cin
 			}
 			for p := range panels {
-				bp := l.mw.packed[p*k*panelCols : (p+1)*k*panelCols]
+				bp := mw.packed[p*k*panelCols : (p+1)*k*panelCols]
 				j0 := p * panelCols
-				if rows == kernelRows && j0+panelCols <= l.out {
-					kernelConv(act, l.in, &rowOff, g, bp, dst[i*l.out+j0:], l.out)
+				if rows == kernelRows && j0+panelCols <= out {
+					kernelConv(act, cin, &rowOff, g, bp, dst[i*out+j0:], out)
 					continue
 				}
-				kernelConv(act, l.in, &rowOff, g, bp, tmp[:], panelCols)
+				kernelConv(act, cin, &rowOff, g, bp, tmp[:], panelCols)
 				for r := range rows {
-					copy(dst[(i+r)*l.out+j0:(i+r)*l.out+min(l.out, j0+panelCols)], tmp[r*panelCols:])
+					copy(dst[(i+r)*out+j0:(i+r)*out+min(out, j0+panelCols)], tmp[r*panelCols:])
 				}
 			}
 		}

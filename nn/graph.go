@@ -138,8 +138,13 @@ func (b *builder) convBN(layer string, x *G.Node, k int, relu bool) *G.Node {
 	if b.err != nil {
 		return nil
 	}
-	pad := k / 2
-	y := b.op(G.Conv2d(x, filter, tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
+	var y *G.Node
+	if useConvOps {
+		y = b.op(newConv(x, filter, x == b.ng.input))
+	} else {
+		pad := k / 2
+		y = b.op(G.Conv2d(x, filter, tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
+	}
 	if b.err != nil {
 		return nil
 	}

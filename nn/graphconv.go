@@ -1,0 +1,370 @@
+package nn
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// The training graph's convolutions as gorgonia ops on the Evaluator's
+// kernels. G.Conv2d is im2col (a generic strided loop), a product, and a
+// transpose back to NCHW, and its gradient is the transposes, products and
+// col2im in reverse: in a 5x64 training step the products were a fifth of
+// the time and the loops and copies around them most of the rest, on one
+// core. These ops keep the graph's NCHW tensors at their edges but compute
+// inside on the padded position-major layout of conv_direct.go:
+//
+//   - convOp: y = conv(x, w), the direct kernel (directConv) with the
+//     weights packed in (tap, channel) order;
+//   - convInputGradOp: dx = the same direct kernel over the padded dy with
+//     the weights flipped (tap t reads the kernel's tap k²−1−t) and their
+//     in and out channels swapped;
+//   - convFilterGradOp: dw[co][ci][t] = Σ_p x[p + off_t][ci]·dy[p][co], one
+//     packed product per tap over the padded points, dy packed once.
+//
+// Every product splits its rows between the cores (splitRows). Only
+// stride 1, "same" padding and odd k ≤ 3 (the network's 3×3 and 1×1) are
+// supported: the padded layout has a border of one point.
+
+// useConvOps says the graphs convolve with these ops: where the packed
+// kernels run (they are what makes the ops fast) and on the CPU engine.
+// Elsewhere (OpenBLAS, purego, CUDA builds) they use G.Conv2d as before.
+var useConvOps = usePacked && GraphBackend == "cpu"
+
+// convShape is the geometry of one convolution of the graph.
+type convShape struct {
+	board, batch, cin, cout, k int
+}
+
+func (s convShape) hw() int       { return s.board * s.board }
+func (s convShape) taps() int     { return s.k * s.k }
+func (s convShape) padded() int   { return s.batch * (s.board + 2) * (s.board + 2) }
+func (s convShape) xShape() []int { return []int{s.batch, s.cin, s.board, s.board} }
+func (s convShape) yShape() []int { return []int{s.batch, s.cout, s.board, s.board} }
+func (s convShape) wShape() []int { return []int{s.cout, s.cin, s.k, s.k} }
+
+// convBase holds what the three ops share: arity 2, the type
+// (Tensor a, Tensor a) → Tensor a, hashing by name and shape.
+type convBase struct {
+	convShape
+	name string
+}
+
+func (op convBase) Arity() int { return 2 }
+
+func (op convBase) Type() hm.Type {
+	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
+	return hm.NewFnType(t, t, t)
+}
+
+func (op convBase) ReturnsPtr() bool     { return false }
+func (op convBase) CallsExtern() bool    { return false }
+func (op convBase) OverwritesInput() int { return -1 }
+
+func (op convBase) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "lifezero.%s:%d-%d-%d-%d-%d", op.name, op.board, op.batch, op.cin, op.cout, op.k)
+}
+
+func (op convBase) Hashcode() uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+func (op convBase) String() string {
+	return fmt.Sprintf("%s<%dx%d, %d→%d, k%d, batch %d>", op.name, op.board, op.board, op.cin, op.cout, op.k, op.batch)
+}
+
+// checkShapes checks the inputs' shapes against want (at graph build).
+func (op convBase) checkShapes(shapes []G.DimSizer, want ...[]int) error {
+	if len(shapes) != len(want) {
+		return fmt.Errorf("%v: %d inputs, want %d", op, len(shapes), len(want))
+	}
+	for i, ds := range shapes {
+		s, ok := ds.(tensor.Shape)
+		if !ok || !s.Eq(tensor.Shape(want[i])) {
+			return fmt.Errorf("%v: input %d has shape %v, want %v", op, i, ds, want[i])
+		}
+	}
+	return nil
+}
+
+// floatsOf returns the float32 data of an input or output value of the
+// given shape, contiguous in row-major order.
+func floatsOf(op fmt.Stringer, what string, v G.Value, shape []int) ([]float32, error) {
+	t, ok := v.(*tensor.Dense)
+	if !ok {
+		return nil, fmt.Errorf("%v: %s is a %T, want a dense tensor", op, what, v)
+	}
+	if !t.Shape().Eq(tensor.Shape(shape)) {
+		return nil, fmt.Errorf("%v: %s has shape %v, want %v", op, what, t.Shape(), shape)
+	}
+	d, ok := t.Data().([]float32)
+	if !ok || t.RequiresIterator() || len(d) < size(shape) {
+		return nil, fmt.Errorf("%v: %s is not contiguous float32 data", op, what)
+	}
+	return d[:size(shape)], nil
+}
+
+// run is the body of an op: it checks the values and computes out.
+type convRunner interface {
+	fmt.Stringer
+	outShape() []int
+	run(out []float32, in [2][]float32)
+	inShapes() [2][]int
+}
+
+// doConv is Do and UsePreallocDo of the three ops: out is nil or the
+// preallocated value.
+func doConv(op convRunner, out G.Value, inputs []G.Value) (G.Value, error) {
+	if len(inputs) != 2 {
+		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(inputs))
+	}
+	var in [2][]float32
+	for i, s := range op.inShapes() {
+		d, err := floatsOf(op, fmt.Sprintf("input %d", i), inputs[i], s)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = d
+	}
+	if out == nil {
+		out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(op.outShape()...))
+	}
+	d, err := floatsOf(op, "output", out, op.outShape())
+	if err != nil {
+		return nil, err
+	}
+	op.run(d, in)
+	return out, nil
+}
+
+// convOp is y = conv(x, w) for x (B, cin, N, N) and w (cout, cin, k, k).
+type convOp struct {
+	convBase
+	// noInputGrad says x is data (the stem's input): its gradient is
+	// never needed, so none is built.
+	noInputGrad bool
+	buf         *convBufs
+}
+
+// convBufs are an op's scratch buffers, made at its first run. A graph
+// runs one op at a time, and each op node has its own.
+type convBufs struct {
+	a, b   []float32 // padded activations (x or dy)
+	dense  []float32 // a product's output, position-major
+	packed []float32 // packed operand
+	geom   *tapGeom
+}
+
+// newConv returns y = conv(x, filter) as a node of x's graph; stem says x
+// is data that needs no gradient.
+func newConv(x, filter *G.Node, stem bool) (*G.Node, error) {
+	xs, ws := x.Shape(), filter.Shape()
+	if xs.Dims() != 4 || ws.Dims() != 4 || xs[2] != xs[3] || ws[2] != ws[3] || ws[1] != xs[1] {
+		return nil, fmt.Errorf("nn: conv of %v by %v: want (B, C, N, N) by (O, C, k, k)", xs, ws)
+	}
+	if k := ws[2]; k != 1 && k != 3 {
+		return nil, fmt.Errorf("nn: conv of %v by %v: kernel %d, want 1 or 3", xs, ws, k)
+	}
+	s := convShape{board: xs[2], batch: xs[0], cin: xs[1], cout: ws[0], k: ws[2]}
+	op := convOp{convBase: convBase{s, "conv"}, noInputGrad: stem, buf: &convBufs{}}
+	return G.ApplyOp(op, x, filter)
+}
+
+func (op convOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
+	if err := op.checkShapes(shapes, op.xShape(), op.wShape()); err != nil {
+		return nil, err
+	}
+	return tensor.Shape(op.yShape()), nil
+}
+
+func (op convOp) inShapes() [2][]int { return [2][]int{op.xShape(), op.wShape()} }
+func (op convOp) outShape() []int    { return op.yShape() }
+
+func (op convOp) Do(inputs ...G.Value) (G.Value, error) { return doConv(op, nil, inputs) }
+
+func (op convOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	return doConv(op, prealloc, inputs)
+}
+
+func (op convOp) run(y []float32, in [2][]float32) {
+	x, w := in[0], in[1]
+	b, kk := op.buf, op.taps()
+	if b.geom == nil {
+		b.a = make([]float32, op.padded()*op.cin)
+		b.dense = make([]float32, op.batch*op.hw()*op.cout)
+		b.packed = make([]float32, panelsOf(op.cout)*kk*op.cin*panelCols)
+		b.geom = newTapGeom(op.k, op.board+2, op.cin)
+	}
+	// Column (t, ci) of output o is w[o][ci][t].
+	kdim := kk * op.cin
+	for o := range op.cout {
+		panel := b.packed[(o/panelCols)*kdim*panelCols+o%panelCols:]
+		for ci := range op.cin {
+			for t, v := range w[(o*op.cin+ci)*kk : (o*op.cin+ci+1)*kk] {
+				panel[(t*op.cin+ci)*panelCols] = v
+			}
+		}
+	}
+	toPadded(x, b.a, op.board, op.batch, op.cin)
+	mb := matB{n: op.cout, k: kdim, packed: b.packed}
+	directConv(op.board, &mb, op.cin, b.geom, b.a, b.dense, op.batch)
+	fromDense(b.dense, y, op.hw(), op.batch, op.cout)
+}
+
+func (op convOp) DiffWRT(inputs int) []bool { return []bool{!op.noInputGrad, true} }
+
+func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	if len(inputs) != 2 {
+		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(inputs))
+	}
+	dw, err := G.ApplyOp(convFilterGradOp{convBase{op.convShape, "conv.dw"}, &convBufs{}}, inputs[0], grad)
+	if err != nil {
+		return nil, err
+	}
+	var dx *G.Node
+	if !op.noInputGrad {
+		if dx, err = G.ApplyOp(convInputGradOp{convBase{op.convShape, "conv.dx"}, &convBufs{}}, inputs[1], grad); err != nil {
+			return nil, err
+		}
+	}
+	return G.Nodes{dx, dw}, nil
+}
+
+// convInputGradOp is dx for w (cout, cin, k, k) and dy (B, cout, N, N).
+type convInputGradOp struct {
+	convBase
+	buf *convBufs
+}
+
+func (op convInputGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
+	if err := op.checkShapes(shapes, op.wShape(), op.yShape()); err != nil {
+		return nil, err
+	}
+	return tensor.Shape(op.xShape()), nil
+}
+
+func (op convInputGradOp) inShapes() [2][]int { return [2][]int{op.wShape(), op.yShape()} }
+func (op convInputGradOp) outShape() []int    { return op.xShape() }
+
+func (op convInputGradOp) Do(inputs ...G.Value) (G.Value, error) { return doConv(op, nil, inputs) }
+
+func (op convInputGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	return doConv(op, prealloc, inputs)
+}
+
+// run: dx[q][ci] = Σ_{t,co} dy[q + off_t][co]·w[co][ci][k²−1−t], a direct
+// convolution of the padded dy whose output channels are the inputs.
+func (op convInputGradOp) run(dx []float32, in [2][]float32) {
+	w, dy := in[0], in[1]
+	b, kk := op.buf, op.taps()
+	if b.geom == nil {
+		b.a = make([]float32, op.padded()*op.cout)
+		b.dense = make([]float32, op.batch*op.hw()*op.cin)
+		b.packed = make([]float32, panelsOf(op.cin)*kk*op.cout*panelCols)
+		b.geom = newTapGeom(op.k, op.board+2, op.cout)
+	}
+	kdim := kk * op.cout
+	for co := range op.cout {
+		for ci := range op.cin {
+			panel := b.packed[(ci/panelCols)*kdim*panelCols+ci%panelCols:]
+			for t, v := range w[(co*op.cin+ci)*kk : (co*op.cin+ci+1)*kk] {
+				panel[((kk-1-t)*op.cout+co)*panelCols] = v
+			}
+		}
+	}
+	toPadded(dy, b.a, op.board, op.batch, op.cout)
+	mb := matB{n: op.cin, k: kdim, packed: b.packed}
+	directConv(op.board, &mb, op.cout, b.geom, b.a, b.dense, op.batch)
+	fromDense(b.dense, dx, op.hw(), op.batch, op.cin)
+}
+
+// convFilterGradOp is dw for x (B, cin, N, N) and dy (B, cout, N, N).
+type convFilterGradOp struct {
+	convBase
+	buf *convBufs
+}
+
+func (op convFilterGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
+	if err := op.checkShapes(shapes, op.xShape(), op.yShape()); err != nil {
+		return nil, err
+	}
+	return tensor.Shape(op.wShape()), nil
+}
+
+func (op convFilterGradOp) inShapes() [2][]int { return [2][]int{op.xShape(), op.yShape()} }
+func (op convFilterGradOp) outShape() []int    { return op.wShape() }
+
+func (op convFilterGradOp) Do(inputs ...G.Value) (G.Value, error) { return doConv(op, nil, inputs) }
+
+func (op convFilterGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	return doConv(op, prealloc, inputs)
+}
+
+// run: for each tap t, the cin × cout product of x shifted by off_t
+// (rows ci, read with stride cin) and the padded dy (packed once), over
+// the padded points from the first interior one to the last: dy is zero
+// on the border points between them, and the shifted reads stay inside.
+func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
+	x, dy := in[0], in[1]
+	b, kk := op.buf, op.taps()
+	first := paddedPoint(op.board, 0)
+	last := paddedPoint(op.board, op.batch*op.hw()-1)
+	kdim := last - first + 1
+	if b.geom == nil {
+		b.a = make([]float32, op.padded()*op.cin)
+		b.b = make([]float32, op.padded()*op.cout)
+		b.dense = make([]float32, op.cin*op.cout)
+		b.packed = make([]float32, panelsOf(op.cout)*kdim*panelCols)
+		b.geom = newTapGeom(op.k, op.board+2, op.cin)
+	}
+	toPadded(x, b.a, op.board, op.batch, op.cin)
+	toPadded(dy, b.b, op.board, op.batch, op.cout)
+	packOpB(b.packed, false, b.b[first*op.cout:], op.cout, op.cout, kdim)
+	mb := matB{n: op.cout, k: kdim, packed: b.packed}
+	for t, off := range b.geom.off {
+		mb.mulPacked(op.cin, b.a[first*op.cin+off:], 1, op.cin, b.dense, op.cout)
+		for ci := range op.cin {
+			for co, v := range b.dense[ci*op.cout : (ci+1)*op.cout] {
+				dw[(co*op.cin+ci)*kk+t] = v
+			}
+		}
+	}
+}
+
+func panelsOf(n int) int { return (n + panelCols - 1) / panelCols }
+
+// toPadded writes NCHW src (batch samples of ch planes of N×N) into the
+// interior of the padded position-major dst; the border is left as it is
+// (zero: nothing else writes there).
+func toPadded(src, dst []float32, board, batch, ch int) {
+	hw := board * board
+	for s := range batch {
+		plane := src[s*ch*hw : (s+1)*ch*hw]
+		for i := range hw {
+			row := dst[paddedPoint(board, s*hw+i)*ch:][:ch]
+			for c := range row {
+				row[c] = plane[c*hw+i]
+			}
+		}
+	}
+}
+
+// fromDense writes dense position-major src (batch·hw rows of ch) into
+// NCHW dst.
+func fromDense(src, dst []float32, hw, batch, ch int) {
+	for s := range batch {
+		plane := dst[s*ch*hw : (s+1)*ch*hw]
+		for i := range hw {
+			row := src[(s*hw+i)*ch:][:ch]
+			for c, v := range row {
+				plane[c*hw+i] = v
+			}
+		}
+	}
+}
