@@ -70,9 +70,9 @@ type BTConfig struct {
 	Tolerance float64 `json:"tolerance" yaml:"tolerance"`
 	// NumFeatures fixes the number of feature ids; 0 counts them from the data.
 	NumFeatures int `json:"num_features" yaml:"num_features"`
-	// Progress, when set, is called after each iteration with the mean
+	// OnEpoch, when set, is called after each iteration with the mean
 	// negative log-likelihood of the played moves.
-	Progress Progress `json:"-" yaml:"-"`
+	OnEpoch EpochFunc `json:"-" yaml:"-"`
 }
 
 // DefaultBTConfig returns the configuration TrainBT is meant to run with.
@@ -134,8 +134,8 @@ func TrainBT(ctx context.Context, src SampleSource, cfg BTConfig) (*BTModel, err
 		info.LogPosterior = append(info.LogPosterior, ll+btLogPrior(m.gamma))
 		loss := -ll / float64(max(d.numSamples(), 1))
 		info.Loss = append(info.Loss, loss)
-		if cfg.Progress != nil {
-			cfg.Progress(it, loss)
+		if cfg.OnEpoch != nil {
+			cfg.OnEpoch(it, loss)
 		}
 		if maxStep < cfg.Tolerance {
 			break

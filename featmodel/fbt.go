@@ -69,9 +69,9 @@ type FBTConfig struct {
 	NumFeatures int `json:"num_features" yaml:"num_features"`
 	// ShuffleBuffer is the shuffle window for sources not held in memory.
 	ShuffleBuffer int `json:"shuffle_buffer" yaml:"shuffle_buffer"`
-	// Progress, when set, is called after each epoch with the mean negative
+	// OnEpoch, when set, is called after each epoch with the mean negative
 	// log-likelihood of the played moves.
-	Progress Progress `json:"-" yaml:"-"`
+	OnEpoch EpochFunc `json:"-" yaml:"-"`
 	// Visited, when set, is called during each epoch with the number of
 	// samples visited since its last call (a progress bar's steps).
 	Visited func(samples int) `json:"-" yaml:"-"`
@@ -127,8 +127,8 @@ func TrainFBT(ctx context.Context, src SampleSource, cfg FBTConfig, rng *rand.Ra
 		}
 		info.Epochs = epoch
 		info.Loss = append(info.Loss, loss)
-		if cfg.Progress != nil {
-			cfg.Progress(epoch, loss)
+		if cfg.OnEpoch != nil {
+			cfg.OnEpoch(epoch, loss)
 		}
 	}
 	return &FBTModel{factorMachine: *fm, Info: info}, nil

@@ -75,8 +75,8 @@ type LFRConfig struct {
 	Optimizer string `json:"optimizer,omitempty" yaml:"optimizer"`
 	// ShuffleBuffer is the shuffle window for sources not held in memory.
 	ShuffleBuffer int `json:"shuffle_buffer" yaml:"shuffle_buffer"`
-	// Progress, when set, is called after each epoch with the mean pairwise loss.
-	Progress Progress `json:"-" yaml:"-"`
+	// OnEpoch, when set, is called after each epoch with the mean pairwise loss.
+	OnEpoch EpochFunc `json:"-" yaml:"-"`
 	// Visited, when set, is called during each epoch with the number of
 	// samples visited since its last call (a progress bar's steps).
 	Visited func(samples int) `json:"-" yaml:"-"`
@@ -201,8 +201,8 @@ func TrainLFR(ctx context.Context, src SampleSource, cfg LFRConfig, rng *rand.Ra
 		}
 		info.Epochs = epoch
 		info.Loss = append(info.Loss, loss)
-		if cfg.Progress != nil {
-			cfg.Progress(epoch, loss)
+		if cfg.OnEpoch != nil {
+			cfg.OnEpoch(epoch, loss)
 		}
 	}
 	return &LFRModel{factorMachine: *fm, Info: info}, nil

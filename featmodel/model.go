@@ -34,10 +34,11 @@ type Model interface {
 	Score(c Candidate) float64
 }
 
-// Progress is called after every epoch (an MM iteration for Bradley-Terry)
+// EpochFunc is called after every epoch (an MM iteration for Bradley-Terry)
 // with the 1-based epoch number and that epoch's mean training loss, so that
-// callers can draw progress bars and loss curves.
-type Progress func(epoch int, loss float64)
+// callers can log loss curves and count epochs on a progress.Reporter. It is
+// a hook rather than a Reporter because it carries the loss.
+type EpochFunc func(epoch int, loss float64)
 
 // TrainInfo records how a model was trained; it is saved with the weights.
 type TrainInfo struct {

@@ -15,27 +15,27 @@ import (
 // check behaviour they share.
 var trainers = []struct {
 	name  string
-	train func(ctx context.Context, src SampleSource, rng *rand.Rand, progress Progress) (Model, error)
+	train func(ctx context.Context, src SampleSource, rng *rand.Rand, progress EpochFunc) (Model, error)
 }{
-	{"bt", func(ctx context.Context, src SampleSource, _ *rand.Rand, progress Progress) (Model, error) {
+	{"bt", func(ctx context.Context, src SampleSource, _ *rand.Rand, progress EpochFunc) (Model, error) {
 		cfg := DefaultBTConfig()
-		cfg.MaxIterations, cfg.Tolerance, cfg.Progress = 5, 0, progress
+		cfg.MaxIterations, cfg.Tolerance, cfg.OnEpoch = 5, 0, progress
 		return TrainBT(ctx, src, cfg)
 	}},
-	{"lfr", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress Progress) (Model, error) {
+	{"lfr", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress EpochFunc) (Model, error) {
 		cfg := DefaultLFRConfig()
-		cfg.Epochs, cfg.Factors, cfg.Negatives, cfg.Progress = 3, 3, 4, progress
+		cfg.Epochs, cfg.Factors, cfg.Negatives, cfg.OnEpoch = 3, 3, 4, progress
 		return TrainLFR(ctx, src, cfg, rng)
 	}},
-	{"lfr adagrad", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress Progress) (Model, error) {
+	{"lfr adagrad", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress EpochFunc) (Model, error) {
 		cfg := DefaultLFRConfig()
-		cfg.Epochs, cfg.Factors, cfg.Negatives, cfg.Progress = 3, 3, 4, progress
+		cfg.Epochs, cfg.Factors, cfg.Negatives, cfg.OnEpoch = 3, 3, 4, progress
 		cfg.Optimizer, cfg.LearningRate = OptimizerAdagrad, 0.1
 		return TrainLFR(ctx, src, cfg, rng)
 	}},
-	{"fbt", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress Progress) (Model, error) {
+	{"fbt", func(ctx context.Context, src SampleSource, rng *rand.Rand, progress EpochFunc) (Model, error) {
 		cfg := DefaultFBTConfig()
-		cfg.Epochs, cfg.Factors, cfg.Progress = 3, 3, progress
+		cfg.Epochs, cfg.Factors, cfg.OnEpoch = 3, 3, progress
 		return TrainFBT(ctx, src, cfg, rng)
 	}},
 }

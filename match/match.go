@@ -15,6 +15,7 @@ import (
 	"lifezero/game"
 	"lifezero/gtp"
 	"lifezero/internal/atomicfile"
+	"lifezero/progress"
 )
 
 // Options configure a match.
@@ -46,15 +47,8 @@ type Options struct {
 	Programs map[string]string
 	// Progress counts finished games (nil: none); Log gets a line per
 	// game (nil: none).
-	Progress Progress
+	Progress progress.Reporter
 	Log      *slog.Logger
-}
-
-// Progress reports finished games (pipelines.Progress satisfies it).
-type Progress interface {
-	Start(total int, what string)
-	Add(n int)
-	Finish()
 }
 
 // settings is what must agree between runs of the same match: OUT/match.json.

@@ -7,23 +7,16 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"lifezero/progress"
 )
 
-// Progress reports a stage's progress. Start begins a phase of total steps
-// (total <= 0: unknown), Add counts steps done, Finish ends the phase. A stage
-// may run several phases one after another; Add is safe for concurrent use.
-type Progress interface {
-	Start(total int, what string)
-	Add(n int)
-	Finish()
-}
+// Progress reports a stage's progress: the one progress interface of the
+// repository, under the name the stages use.
+type Progress = progress.Reporter
 
 // NopProgress discards progress.
-type NopProgress struct{}
-
-func (NopProgress) Start(int, string) {}
-func (NopProgress) Add(int)           {}
-func (NopProgress) Finish()           {}
+type NopProgress = progress.Nop
 
 // BarProgress draws a progress bar (for a terminal).
 type BarProgress struct {

@@ -21,6 +21,7 @@ import (
 	"lifezero/game"
 	"lifezero/internal/atomicfile"
 	"lifezero/nn"
+	"lifezero/progress"
 	"lifezero/sgf"
 )
 
@@ -76,14 +77,7 @@ type Options struct {
 	// Log receives a line per finished chunk; nil discards.
 	Log *slog.Logger
 	// Progress counts finished games; nil shows nothing.
-	Progress Progress
-}
-
-// Progress reports progress (pipelines.Progress has this shape).
-type Progress interface {
-	Start(total int, what string)
-	Add(n int)
-	Finish()
+	Progress progress.Reporter
 }
 
 // DefaultOptions returns 400 simulations (the paper's), the first 8 moves
@@ -226,10 +220,7 @@ func Run(ctx context.Context, outDir string, opts Options) (*Result, error) {
 	if resumed > 0 {
 		log.Info("self-play resumes", "games_done", resumed, "games", opts.Games)
 	}
-	prog := opts.Progress
-	if prog == nil {
-		prog = nopProgress{}
-	}
+	prog := progress.Or(opts.Progress)
 	prog.Start(opts.Games, "self-play games")
 	prog.Add(resumed)
 	err := playChunks(ctx, outDir, &opts, fp, chunks, log, prog)
@@ -249,12 +240,6 @@ func Run(ctx context.Context, outDir string, opts Options) (*Result, error) {
 	return res, nil
 }
 
-type nopProgress struct{}
-
-func (nopProgress) Start(int, string) {}
-func (nopProgress) Add(int)           {}
-func (nopProgress) Finish()           {}
-
 // loadChunk returns chunk k if an earlier run with the same fingerprint
 // finished it.
 func loadChunk(dir string, k int, fp string) *chunkFile {
@@ -273,7 +258,7 @@ func loadChunk(dir string, k int, fp string) *chunkFile {
 }
 
 // playChunks plays the unfinished chunks on opts.Workers goroutines.
-func playChunks(ctx context.Context, dir string, opts *Options, fp string, chunks []*chunkFile, log *slog.Logger, prog Progress) error {
+func playChunks(ctx context.Context, dir string, opts *Options, fp string, chunks []*chunkFile, log *slog.Logger, prog progress.Reporter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	todo := make(chan int)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lifezero/nn"
+	"lifezero/progress"
 )
 
 // NetOptions configure TrainNet. Start from DefaultNetOptions.
@@ -37,14 +38,7 @@ type NetOptions struct {
 	// LogEvery is the number of steps each loss point averages.
 	LogEvery int
 	Log      *slog.Logger
-	Progress NetProgress
-}
-
-// NetProgress counts training steps (pipelines.Progress has this shape).
-type NetProgress interface {
-	Start(total int, what string)
-	Add(n int)
-	Finish()
+	Progress progress.Reporter // counts training steps; nil: none
 }
 
 // DefaultNetOptions returns nn.DefaultTrainOptions (momentum SGD at 0.02)
@@ -150,10 +144,7 @@ func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, 
 	if err != nil {
 		return nil, err
 	}
-	prog := opts.Progress
-	if prog == nil {
-		prog = nopNetProgress{}
-	}
+	prog := progress.Or(opts.Progress)
 	prog.Start(opts.Steps, "training steps")
 	prog.Add(res.Resumed)
 	defer prog.Finish()
@@ -227,9 +218,3 @@ func TrainNet(ctx context.Context, data *NetData, opts NetOptions) (*NetResult, 
 	}
 	return res, nil
 }
-
-type nopNetProgress struct{}
-
-func (nopNetProgress) Start(int, string) {}
-func (nopNetProgress) Add(int)           {}
-func (nopNetProgress) Finish()           {}

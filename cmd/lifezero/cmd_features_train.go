@@ -133,7 +133,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 	switch cfg.Model {
 	case "bt":
 		c := featmodel.DefaultBTConfig()
-		c.NumFeatures, c.Tolerance, c.Progress = n, cfg.Tolerance, progress
+		c.NumFeatures, c.Tolerance, c.OnEpoch = n, cfg.Tolerance, progress
 		c.MaxIterations = orDefault(cfg.Epochs, c.MaxIterations)
 		epochs = c.MaxIterations
 		settings = fmt.Sprintf("MM, at most %d iterations, tolerance %g", c.MaxIterations, c.Tolerance)
@@ -144,7 +144,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		}
 	case "lfr":
 		c := featmodel.DefaultLFRConfig()
-		c.NumFeatures, c.Progress, c.RegW, c.RegV, c.Negatives = n, progress, cfg.RegW, cfg.RegV, cfg.Negatives
+		c.NumFeatures, c.OnEpoch, c.RegW, c.RegV, c.Negatives = n, progress, cfg.RegW, cfg.RegV, cfg.Negatives
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
@@ -168,7 +168,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		}
 	default: // "fbt", checked above
 		c := featmodel.DefaultFBTConfig()
-		c.NumFeatures, c.Progress, c.RegW, c.RegV = n, progress, cfg.RegW, cfg.RegV
+		c.NumFeatures, c.OnEpoch, c.RegW, c.RegV = n, progress, cfg.RegW, cfg.RegV
 		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Optimizer = orDefaultS(cfg.Optimizer, c.Optimizer)

@@ -14,6 +14,7 @@ import (
 	"lifezero/features"
 	"lifezero/movecands"
 	"lifezero/pipelines"
+	"lifezero/progress"
 )
 
 const featuresBuildSynopsis = "features build --out DIR [--from DATE] [--to DATE] [--max-games N] [--positions-per-game K] [--seed S] " +
@@ -63,7 +64,7 @@ func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 	m, err := movecands.Build(ctx, gameDirs, *out, movecands.Options{
 		Features: e, LearnDiamonds: *learn, LearnShapes: *learnShapes, Dates: dates, MaxGames: *maxGames, PositionsPerGame: *perGame,
 		Seed: *seed, Workers: *workers, Stage: "features-build",
-		Progress: bytesProgress(pr, "games"),
+		Progress: progress.Counter(pr, "games"),
 		OnSkip: func(s movecands.SkippedGame) {
 			if skipped++; skipped <= 20 {
 				log.Warn("game skipped", "game", s.String())
@@ -157,7 +158,7 @@ func gamesInputs(ctx context.Context, inputs []string, dates datasets.DateRange,
 	games := filepath.Join(tmp, "games")
 	_, err = datasets.ImportRecords(ctx, datasets.ImportOptions{
 		Inputs: sgfs, OutDir: games, FromDate: dates.From, ToDate: dates.To, SkipBad: true,
-		Stage: "features-build", Progress: bytesProgress(pr, "SGF bytes"),
+		Stage: "features-build", Progress: progress.Counter(pr, "SGF bytes"),
 		OnSkip: func(s datasets.SkippedGame) {
 			if s.Reason == datasets.SkipMalformed {
 				log.Warn("malformed game skipped", "where", s.String())

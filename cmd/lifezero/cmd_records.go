@@ -10,6 +10,7 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/pipelines"
+	"lifezero/progress"
 )
 
 func cmdRecords(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -56,7 +57,7 @@ func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writ
 	opts := datasets.ImportOptions{
 		Inputs: paths, OutDir: *out, FromDate: *from, ToDate: *to, MaxGames: *maxGames, SkipBad: *skipBad,
 		Stage:    "records-import",
-		Progress: bytesProgress(pr, "SGF bytes"),
+		Progress: progress.Counter(pr, "SGF bytes"),
 		OnSkip:   func(s datasets.SkippedGame) { log.Warn("game skipped", slog.String("where", s.String())) },
 	}
 	if *appendTo {

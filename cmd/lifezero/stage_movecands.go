@@ -12,6 +12,7 @@ import (
 	"lifezero/features"
 	"lifezero/movecands"
 	"lifezero/pipelines"
+	"lifezero/progress"
 )
 
 type moveCandsParams struct {
@@ -129,7 +130,7 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 		// Not the stage's hash yet: the output is done once its report
 		// section is written too (below).
 		InputHash: "pending-report:" + env.InputHash,
-		Progress:  bytesProgress(env.Progress, "games"),
+		Progress:  progress.Counter(env.Progress, "games"),
 		OnSkip: func(s movecands.SkippedGame) {
 			if skipped++; skipped <= 20 {
 				env.Log.Warn("game skipped", "game", s.String())

@@ -7,6 +7,7 @@ import (
 	"lifezero/datasets"
 	"lifezero/evaluate"
 	"lifezero/pipelines"
+	"lifezero/progress"
 )
 
 type recordsImportParams struct {
@@ -86,7 +87,7 @@ func runRecordsImport(ctx context.Context, env *pipelines.Env) error {
 		// Not the stage's hash yet: the output counts as done only once its
 		// report section is written too (below).
 		InputHash: "pending-report:" + env.InputHash,
-		Progress:  bytesProgress(env.Progress, "SGF bytes"),
+		Progress:  progress.Counter(env.Progress, "SGF bytes"),
 		OnSkip: func(s datasets.SkippedGame) {
 			if skipped++; skipped <= 20 {
 				env.Log.Warn("game skipped", "where", s.String())
@@ -113,21 +114,6 @@ func runRecordsImport(ctx context.Context, env *pipelines.Env) error {
 		return err
 	}
 	return env.WriteManifest(m)
-}
-
-// bytesProgress adapts a done-of-total callback to a Progress.
-func bytesProgress(pr pipelines.Progress, what string) func(done, total int) {
-	started, last := false, 0
-	return func(done, total int) {
-		if !started {
-			pr.Start(total, what)
-			started = true
-		}
-		if done > last {
-			pr.Add(done - last)
-			last = done
-		}
-	}
 }
 
 // recordsImportInputs checks a records-import stage's inputs: files or
