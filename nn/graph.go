@@ -27,9 +27,9 @@ type netGraph struct {
 	input     *G.Node
 	inputData []float32
 
-	params    G.Nodes                   // trainable parameters, in layout order
-	paramName map[*G.Node]string        // weight tensor name of each parameter
-	bn        map[string]*G.BatchNormOp // by layer name
+	params    G.Nodes            // trainable parameters, in layout order
+	paramName map[*G.Node]string // weight tensor name of each parameter
+	bn        map[string]bnStats // by layer name
 
 	policyLogits *G.Node // (B, N²+1)
 	value        *G.Node // (B, 1), tanh
@@ -49,7 +49,7 @@ func buildNet(w *Weights, batch int, bnMomentum float64) (ng *netGraph, err erro
 	n := cfg.Board
 	ng = &netGraph{
 		cfg: cfg, batch: batch, g: G.NewGraph(),
-		paramName: map[*G.Node]string{}, bn: map[string]*G.BatchNormOp{},
+		paramName: map[*G.Node]string{}, bn: map[string]bnStats{},
 		inputData: make([]float32, batch*cfg.InputSize()),
 	}
 	ng.input = G.NewTensor(ng.g, tensor.Float32, 4, G.WithName("input"),
@@ -148,6 +148,15 @@ func (b *builder) convBN(layer string, x *G.Node, k int, relu bool) *G.Node {
 	if b.err != nil {
 		return nil
 	}
+	if useConvOps {
+		y, op, err := newBN(y, gamma, beta, b.bnMomentum, relu)
+		if err != nil {
+			b.err = fmt.Errorf("%s batch norm: %w", layer, err)
+			return nil
+		}
+		b.ng.bn[layer] = op
+		return y
+	}
 	y, _, _, bnOp, err := G.BatchNorm(y, gamma, beta, b.bnMomentum, bnEpsilon)
 	if err != nil {
 		b.err = fmt.Errorf("%s batch norm: %w", layer, err)
@@ -176,6 +185,12 @@ func (b *builder) fc(layer string, x *G.Node) *G.Node {
 		return nil
 	}
 	return b.op(G.BroadcastAdd(y, bias, nil, []byte{0}))
+}
+
+// bnStats is a batch-norm op with running statistics: G.BatchNormOp, or
+// bnOp (graphbn.go).
+type bnStats interface {
+	Stats() (mean, variance tensor.Tensor)
 }
 
 // syncStatsFrom copies the batch-norm running statistics of w into the ops.

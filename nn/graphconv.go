@@ -316,10 +316,15 @@ func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 	first := paddedPoint(op.board, 0)
 	last := paddedPoint(op.board, op.batch*op.hw()-1)
 	kdim := last - first + 1
+	// The rows (input channels) are rounded up to whole blocks of the
+	// 6-row kernel, the extra rows reading past a point into the next
+	// (or the slack at the end) and thrown away: a row left over runs on
+	// the one-row kernel at a sixth of the speed.
+	rows := (op.cin + kernelRows - 1) / kernelRows * kernelRows
 	if b.geom == nil {
-		b.a = make([]float32, op.padded()*op.cin)
+		b.a = make([]float32, op.padded()*op.cin+rows-op.cin)
 		b.b = make([]float32, op.padded()*op.cout)
-		b.dense = make([]float32, op.cin*op.cout)
+		b.dense = make([]float32, rows*op.cout)
 		b.packed = make([]float32, panelsOf(op.cout)*kdim*panelCols)
 		b.geom = newTapGeom(op.k, op.board+2, op.cin)
 	}
@@ -328,7 +333,7 @@ func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 	packOpB(b.packed, false, b.b[first*op.cout:], op.cout, op.cout, kdim)
 	mb := matB{n: op.cout, k: kdim, packed: b.packed}
 	for t, off := range b.geom.off {
-		mb.mulPacked(op.cin, b.a[first*op.cin+off:], 1, op.cin, b.dense, op.cout)
+		mb.mulPacked(rows, b.a[first*op.cin+off:], 1, op.cin, b.dense, op.cout)
 		for ci := range op.cin {
 			for co, v := range b.dense[ci*op.cout : (ci+1)*op.cout] {
 				dw[(co*op.cin+ci)*kk+t] = v
@@ -344,7 +349,18 @@ func panelsOf(n int) int { return (n + panelCols - 1) / panelCols }
 // (zero: nothing else writes there).
 func toPadded(src, dst []float32, board, batch, ch int) {
 	hw := board * board
-	for s := range batch {
+	splitSamples(batch, batch*hw*ch, func(lo, hi int) {
+		toPaddedRange(src, dst, board, lo, hi, ch)
+	})
+}
+
+// splitSamples runs f over sample ranges on the two cores when the
+// tensor (of n floats) is large enough to pay for a goroutine.
+func splitSamples(batch, n int, f func(lo, hi int)) { splitChannels(batch, n, f) }
+
+func toPaddedRange(src, dst []float32, board, lo, hi, ch int) {
+	hw := board * board
+	for s := lo; s < hi; s++ {
 		plane := src[s*ch*hw : (s+1)*ch*hw]
 		for i := range hw {
 			row := dst[paddedPoint(board, s*hw+i)*ch:][:ch]
@@ -358,7 +374,13 @@ func toPadded(src, dst []float32, board, batch, ch int) {
 // fromDense writes dense position-major src (batch·hw rows of ch) into
 // NCHW dst.
 func fromDense(src, dst []float32, hw, batch, ch int) {
-	for s := range batch {
+	splitSamples(batch, batch*hw*ch, func(lo, hi int) {
+		fromDenseRange(src, dst, hw, lo, hi, ch)
+	})
+}
+
+func fromDenseRange(src, dst []float32, hw, lo, hi, ch int) {
+	for s := lo; s < hi; s++ {
 		plane := dst[s*ch*hw : (s+1)*ch*hw]
 		for i := range hw {
 			row := src[(s*hw+i)*ch:][:ch]
