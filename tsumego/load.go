@@ -17,6 +17,11 @@ type Problem struct {
 	Name     string // the file's base name
 	Position *game.Position
 	Answer   game.Point
+	// From names the book problem a proof sample was taken from (see
+	// ProofSamples), and Depth its moves from that problem's position;
+	// both are zero for a book problem.
+	From  string
+	Depth int
 }
 
 // Load reads every .sgf file of dir, sorted by name. Each file must set up a

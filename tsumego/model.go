@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"lifezero/featmodel"
@@ -31,6 +32,7 @@ type Meta struct {
 	Problems       int      `json:"problems"`        // problems trained on (the final model)
 	Excluded       []string `json:"excluded"`        // problems left out because a measured position contains them
 	LDFeatures     int      `json:"ld_features"`     // NumLD, or 0 when trained without them
+	ProofSamples   int      `json:"proof_samples"`   // samples labelled by the solver's proofs (ProofSamples), fitted besides
 	Folds          int      `json:"folds"`           // cross-validation folds
 	CrossValidated Accuracy `json:"cross_validated"` // every problem predicted by a model that did not see it
 	Iterations     int      `json:"iterations"`
@@ -41,6 +43,10 @@ type TrainConfig struct {
 	Folds int  // cross-validation folds measuring the model (0: 9)
 	NoLD  bool // train on the Fuego-style features only (an ablation)
 	BT    featmodel.BTConfig
+	// Extra are further samples to fit, each taken From a book problem
+	// (ProofSamples). They are fitted, never measured, and left out of the
+	// fold that measures their book problem.
+	Extra []Problem
 }
 
 // Train fits a Bradley-Terry model to problems. It measures the model's
@@ -65,6 +71,10 @@ func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg
 	if err != nil {
 		return nil, Meta{}, err
 	}
+	extra, extraFold, err := extraSamples(f, problems, cfg.Extra, k)
+	if err != nil {
+		return nil, Meta{}, err
+	}
 	bt := cfg.BT
 	bt.NumFeatures = f.NumFeatures()
 	var folds []Accuracy
@@ -74,6 +84,11 @@ func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg
 			if i%k == fold {
 				held = append(held, s)
 			} else {
+				fit = append(fit, s)
+			}
+		}
+		for i, s := range extra {
+			if extraFold[i] != fold {
 				fit = append(fit, s)
 			}
 		}
@@ -87,15 +102,40 @@ func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg
 		}
 		folds = append(folds, acc)
 	}
-	final, err := featmodel.TrainBT(ctx, samples, bt)
+	final, err := featmodel.TrainBT(ctx, append(slices.Clip(samples), extra...), bt)
 	if err != nil {
 		return nil, Meta{}, err
 	}
-	meta := Meta{Problems: len(samples), Folds: k, CrossValidated: pool(folds), Iterations: final.Info.Epochs}
+	meta := Meta{Problems: len(samples), ProofSamples: len(extra), Folds: k, CrossValidated: pool(folds), Iterations: final.Info.Epochs}
 	if !cfg.NoLD {
 		meta.LDFeatures = NumLD
 	}
 	return final, meta, nil
+}
+
+// extraSamples turns the extra problems into samples and gives each the
+// fold of its book problem (problem i is in fold i mod k).
+func extraSamples(f Featurizer, problems, extra []Problem, k int) (featmodel.Samples, []int, error) {
+	if len(extra) == 0 {
+		return nil, nil, nil
+	}
+	foldOf := make(map[string]int, len(problems))
+	for i, p := range problems {
+		foldOf[p.Name] = i % k
+	}
+	samples, err := f.Samples(extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	folds := make([]int, len(extra))
+	for i, p := range extra {
+		fold, ok := foldOf[p.From]
+		if !ok {
+			return nil, nil, fmt.Errorf("tsumego: sample %s comes from %q, which is not a problem trained on", p.Name, p.From)
+		}
+		folds[i] = fold
+	}
+	return samples, folds, nil
 }
 
 // pool combines the accuracies of disjoint sample sets.

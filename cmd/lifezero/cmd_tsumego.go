@@ -10,10 +10,11 @@ import (
 
 	"lifezero/featmodel"
 	"lifezero/game"
+	"lifezero/pipelines"
 	"lifezero/tsumego"
 )
 
-const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] COLLECTION"
+const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] [--proofs N] COLLECTION"
 
 func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "train" {
@@ -27,6 +28,7 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	noLD := fs.Bool("no-ld", false, "train without the life-and-death features (an ablation)")
 	ladders := fs.Bool("ladders", false, "read ladders for the ladder features (a third of the solver's time per node; off, the ladder ids never fire)")
 	iters := fs.Int("iterations", featmodel.DefaultBTConfig().MaxIterations, "at most `N` MM iterations")
+	proofs := fs.Int("proofs", 0, "also fit positions labelled by the solver's own proofs of the problems: a search of `N` nodes per problem and living side (0: off)")
 	rest, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return err
@@ -40,9 +42,11 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("tsumego train: --folds %d: want at least 2", *folds)
 	case *iters < 1:
 		return usagef("tsumego train: --iterations %d: want at least 1", *iters)
+	case *proofs < 0:
+		return usagef("tsumego train: --proofs %d: want 0 (off) or a node budget", *proofs)
 	}
-	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters}
-	meta, loaded, err := trainTsumego(ctx, p, rest[0], rest[0], exclude, *out)
+	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters, Proofs: *proofs}
+	meta, loaded, err := trainTsumego(ctx, p, rest[0], rest[0], exclude, *out, pipelines.NewBarProgress(stderr, "tsumego"))
 	if err != nil {
 		return err
 	}
@@ -50,6 +54,9 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "tsumego: %d problems (%d left out as measured positions)\n", loaded, len(meta.Excluded))
 	fmt.Fprintf(stdout, "%d-fold cross-validation: top-1 %.1f%%, top-3 %.1f%%, mean rank %.2f of %.1f moves (uniform top-1 %.1f%%)\n",
 		meta.Folds, 100*a.Top1, 100*a.Top3, a.MeanRank, a.MeanMoves, 100*a.UniformTop1)
+	if meta.ProofSamples > 0 {
+		fmt.Fprintf(stdout, "%d positions labelled by the solver's proofs fitted besides the book's moves\n", meta.ProofSamples)
+	}
 	fmt.Fprintf(stdout, "model on all %d problems (%d MM iterations) written to %s\n", meta.Problems, meta.Iterations, *out)
 	return nil
 }

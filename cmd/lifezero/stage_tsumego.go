@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -27,6 +28,7 @@ type tsumegoParams struct {
 	LD         bool `yaml:"ld" help:"add the life-and-death features (eye-space region, vital point, liberties) to the Fuego-style ones"`
 	Ladders    bool `yaml:"ladders" help:"read ladders for the ladder features (a third of the solver's time per node)"`
 	Iterations int  `yaml:"iterations" help:"most MM iterations"`
+	Proofs     int  `yaml:"proofs" help:"also fit positions labelled by the solver's own proofs: a search of this many nodes per problem and living side (0: off)"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -36,6 +38,8 @@ func (p *tsumegoParams) Validate() error {
 		return &pipelines.ParamError{Key: "folds", Msg: fmt.Sprintf("%d: want at least 2", p.Folds)}
 	case p.Iterations < 1:
 		return &pipelines.ParamError{Key: "iterations", Msg: fmt.Sprintf("%d: want at least 1", p.Iterations)}
+	case p.Proofs < 0:
+		return &pipelines.ParamError{Key: "proofs", Msg: fmt.Sprintf("%d: want 0 (off) or a node budget", p.Proofs)}
 	}
 	return nil
 }
@@ -65,14 +69,12 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 	for _, in := range env.Inputs[1:] {
 		measured = append(measured, in.Path)
 	}
-	env.Progress.Start(1, "models")
-	meta, _, err := trainTsumego(ctx, p, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir)
-	env.Progress.Finish()
+	meta, _, err := trainTsumego(ctx, p, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir, env.Progress)
 	if err != nil {
 		return err
 	}
-	env.Log.Info("tsumego model trained", "problems", meta.Problems, "left_out", len(meta.Excluded),
-		"top1", fmt.Sprintf("%.3f", meta.CrossValidated.Top1))
+	env.Log.Info("tsumego model trained", "problems", meta.Problems, "proof_samples", meta.ProofSamples,
+		"left_out", len(meta.Excluded), "top1", fmt.Sprintf("%.3f", meta.CrossValidated.Top1))
 	if err := evaluate.WriteTsumegoSection(env.OutDir, meta, time.Since(began).Seconds()); err != nil {
 		return err
 	}
@@ -95,9 +97,10 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 
 // trainTsumego trains a model on the collection in dir (named source in
 // its meta), leaving out the problems found in the measured problem sets,
-// and saves it to out. It returns the model's meta and how many problems
-// the collection held.
-func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, measured []string, out string) (tsumego.Meta, int, error) {
+// and saves it to out. With p.Proofs it first proves the kept problems
+// and fits the proofs' positions too. It returns the model's meta and how
+// many problems the collection held.
+func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, measured []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
 	problems, err := tsumego.Load(dir)
 	if err != nil {
 		return tsumego.Meta{}, 0, err
@@ -114,7 +117,19 @@ func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, meas
 	}
 	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: featmodel.DefaultBTConfig()}
 	cfg.BT.MaxIterations = p.Iterations
+	if p.Proofs > 0 {
+		progress.Start(len(kept), "proofs")
+		extra, _, err := tsumego.ProofSamples(ctx, kept, tsumego.ProofConfig{Budget: p.Proofs, Workers: runtime.GOMAXPROCS(0)},
+			func(int) { progress.Add(1) })
+		progress.Finish()
+		if err != nil {
+			return tsumego.Meta{}, 0, err
+		}
+		cfg.Extra = extra
+	}
+	progress.Start(1, "models")
 	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
+	progress.Finish()
 	if err != nil {
 		return tsumego.Meta{}, 0, err
 	}

@@ -1,0 +1,213 @@
+package tsumego
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"lifezero/game"
+	"lifezero/rzs"
+)
+
+// ProofConfig configures ProofSamples.
+type ProofConfig struct {
+	// Budget is the solver's node budget per problem and side (0: 5,000).
+	Budget int
+	// MaxDepth is the deepest proof node a sample is taken from, in moves
+	// from the problem's position (0: 8). Deep proof nodes are mostly the
+	// filling moves that reach Benson life, which the solver's searches
+	// rarely need help with.
+	MaxDepth int
+	// PerProblem caps the samples taken from one problem's proofs (0: 12),
+	// shallowest first, so that a few long proofs do not outweigh the book.
+	PerProblem int
+	// Evaluator orders the proving searches (nil: rzs.LDB()). It is called
+	// from Workers goroutines at once.
+	Evaluator rzs.Evaluator
+	// Workers is how many problems are proved at once (0: 1).
+	Workers int
+}
+
+func (c *ProofConfig) defaults() {
+	if c.Budget <= 0 {
+		c.Budget = 5000
+	}
+	if c.MaxDepth <= 0 {
+		c.MaxDepth = 8
+	}
+	if c.PerProblem <= 0 {
+		c.PerProblem = 12
+	}
+	if c.Evaluator == nil {
+		c.Evaluator = rzs.LDB()
+	}
+	c.Workers = max(c.Workers, 1)
+}
+
+// ProofStats counts what ProofSamples did.
+type ProofStats struct {
+	Problems int // book problems tried
+	Solves   int // searches run (two per problem: either side living)
+	Proven   int // searches that proved their root
+	Samples  int // samples taken from the proofs
+}
+
+// ProofSamples labels positions by proof, the solver's own knowledge: each
+// book problem is set as two solver problems, one per living side (the
+// book does not say whether the side to play lives or kills), with the
+// living side's stones as the crucial stones and the problem's Area, stones
+// included, as the region. Every search that proves its root yields a
+// sample at each proof node where the side to move is the proven winner:
+// that node's position with the proof's winning move as the answer. The
+// samples carry From, the book problem's name, so that cross-validation
+// keeps them out of the fold that measures their problem.
+//
+// The labels are exact for these positions under the solver's rules (its
+// proofs are sound), whatever the book says; a position may have other
+// winning moves, so a sample says "this move wins", not "only this one".
+func ProofSamples(ctx context.Context, problems []Problem, cfg ProofConfig, progress func(done int)) ([]Problem, ProofStats, error) {
+	cfg.defaults()
+	results := make([]proved, len(problems))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = prove(ctx, problems[i], cfg)
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range problems {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, ProofStats{}, err
+	}
+	var out []Problem
+	st := ProofStats{Problems: len(problems)}
+	for _, r := range results {
+		st.Solves += r.solves
+		st.Proven += r.proven
+		st.Samples += len(r.samples)
+		out = append(out, r.samples...)
+	}
+	return out, st, nil
+}
+
+// proved is what the searches on one book problem gave.
+type proved struct {
+	solves, proven int
+	samples        []Problem
+}
+
+// prove runs the searches of one book problem (one per living side) and
+// takes the samples of their proofs.
+func prove(ctx context.Context, p Problem, cfg ProofConfig) proved {
+	var r proved
+	for _, living := range []game.Color{game.Black, game.White} {
+		pr, ok := proofProblem(p, living)
+		if !ok {
+			continue
+		}
+		r.solves++
+		res := rzs.Solve(ctx, pr, rzs.Options{Budget: cfg.Budget, Evaluator: cfg.Evaluator})
+		if res.Status == rzs.Unknown || res.Tree == nil {
+			continue
+		}
+		r.proven++
+		r.samples = append(r.samples, proofLabels(p.Name, pr, res.Tree, cfg.MaxDepth)...)
+	}
+	r.samples = shallowest(r.samples, cfg.PerProblem)
+	return r
+}
+
+// proofProblem sets a book problem as a solver problem in which living
+// must make one of its stones unconditionally alive. The killer may take
+// kos; the living side may not (a proof then never rests on a ko). It
+// reports false when living has no stone.
+func proofProblem(p Problem, living game.Color) (*game.Problem, bool) {
+	start := p.Position.Copy()
+	start.SetKoRule(living, game.NoKoCapture)
+	start.SetKoRule(living.Opponent(), game.PositionalSuperko)
+	pr := &game.Problem{ID: p.Name, Source: p.Name, Start: start, Answer: game.NoPoint}
+	pr.Goal[living], pr.Goal[living.Opponent()] = game.GoalLive, game.GoalKill
+	b := &start.Board
+	size := b.Size()
+	for y := range size {
+		for x := range size {
+			pt := b.Point(x, y)
+			if b.At(pt) == living {
+				pr.Crucial.Add(pt)
+			}
+			if nearStone(b, x, y) {
+				pr.Region.Add(pt)
+			}
+		}
+	}
+	return pr, !pr.Crucial.Empty()
+}
+
+// proofLabels walks a proof tree from the problem's start and returns a
+// sample at every node, at most maxDepth moves deep, where the side to move
+// is the proven winner and wins by a board move.
+func proofLabels(name string, pr *game.Problem, tree *rzs.ProofTree, maxDepth int) []Problem {
+	var out []Problem
+	living := pr.Living()
+	var walk func(t *rzs.ProofTree, pos *game.Position, depth int)
+	walk = func(t *rzs.ProofTree, pos *game.Position, depth int) {
+		if t.Status == rzs.Unknown || depth > maxDepth {
+			return
+		}
+		moverWins := (t.Status == rzs.Win) == (pos.ToMove() == living)
+		for _, c := range t.Children {
+			if c.Status != t.Status {
+				continue // an unproven or refuted side line kept in the tree
+			}
+			if moverWins && c.Move != game.Pass {
+				out = append(out, Problem{Name: fmt.Sprintf("%s/%v-lives/%d", name, living, len(out)),
+					Position: pos.Copy(), Answer: c.Move, From: name, Depth: depth})
+			}
+			next := pos.Copy()
+			if err := next.Play(c.Move); err != nil {
+				continue // cannot happen: the tree's moves were played legally
+			}
+			walk(c, next, depth+1)
+		}
+	}
+	walk(tree, pr.StartPosition(), 0)
+	return out
+}
+
+// shallowest keeps at most n samples, the shallowest first (stable, so
+// equal depths keep the proofs' order).
+func shallowest(s []Problem, n int) []Problem {
+	if len(s) <= n {
+		return s
+	}
+	var out []Problem
+	for d := 0; len(out) < n; d++ {
+		for _, p := range s {
+			if p.Depth == d && len(out) < n {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
