@@ -2,8 +2,6 @@ package datasets
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,9 +19,9 @@ const DefaultRowsPerFile = 50_000
 type ImportOptions struct {
 	// Inputs are SGF files, or directories searched recursively for *.sgf
 	// files (read in sorted order).
-	Inputs []string
+	Inputs []string `json:"-"` // their content is hashed, file by file
 	// OutDir receives the games dataset.
-	OutDir string
+	OutDir string `json:"-"`
 	// RowsPerFile caps the games per data file; 0 means DefaultRowsPerFile.
 	RowsPerFile int64
 	// FromDate and ToDate keep only games whose SGF DT starts with a date
@@ -38,18 +36,19 @@ type ImportOptions struct {
 	// it the first malformed game fails the import.
 	SkipBad bool
 	// Stage is recorded in the manifest (default "import-records").
-	Stage string
-	// InputHash is recorded in the manifest. Empty means a hash of the
-	// options above and the content of every input file read.
-	InputHash string
+	Stage string `json:"-"`
+	// InputHash is recorded in the manifest. Empty means a hash
+	// (InputHasher) of the options not tagged json:"-" and of the content
+	// of every input file read.
+	InputHash string `json:"-"`
 	// Workers is the number of files parsed in parallel; 0 means GOMAXPROCS.
-	Workers int
+	Workers int `json:"-"`
 	// Progress, if set, is called as the import advances, in bytes of SGF
 	// input: done of total. It is called from the importing goroutine.
-	Progress func(done, total int)
+	Progress func(done, total int) `json:"-"`
 	// OnSkip, if set, is called with every game that is not written, with
 	// where it is and why.
-	OnSkip func(SkippedGame)
+	OnSkip func(SkippedGame) `json:"-"`
 	// RecordEmptyAppend makes AppendRecords record an append that adds no
 	// game (as one empty file), so that the games of the last append are
 	// known to be none; by default such an append leaves the dataset as it
@@ -311,18 +310,9 @@ func (s ImportSummary) meta(opts ImportOptions) map[string]string {
 	return m
 }
 
-// inputHasher hashes the options that shape the output and every input
-// file read, in order.
-type inputHasher struct{ h []byte }
-
-func newInputHash(opts ImportOptions) *inputHasher {
-	return &inputHasher{h: fmt.Appendf(nil, "lifezero games import v%d\x00%s\x00%s\x00%d\x00%t\x00%d\n",
-		GamesSchemaVersion, opts.FromDate, opts.ToDate, opts.MaxGames, opts.SkipBad, opts.RowsPerFile)}
-}
-
-func (ih *inputHasher) add(rel, sha string) { ih.h = fmt.Appendf(ih.h, "%s\x00%s\n", rel, sha) }
-
-func (ih *inputHasher) sum() string {
-	s := sha256.Sum256(ih.h)
-	return hex.EncodeToString(s[:])
+// newImportHash starts the input hash of an import: its options (with
+// defaults; every field not tagged json:"-") and then, as they are read, its
+// input files.
+func newImportHash(opts ImportOptions) (*InputHasher, error) {
+	return NewInputHasher("datasets.ImportRecords", GamesSchemaVersion, opts)
 }

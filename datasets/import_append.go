@@ -3,7 +3,6 @@ package datasets
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -63,10 +62,14 @@ func AppendRecords(ctx context.Context, opts ImportOptions) (*Manifest, ImportSu
 		return nil, ImportSummary{}, err
 	}
 	opts = opts.withDefaults()
+	hash, err := newImportHash(opts)
+	if err != nil {
+		return nil, ImportSummary{}, err
+	}
 	k := appendCount(base) + 1
 	w := &Writer{dir: opts.OutDir, schema: GamesSchema(), base: base.Files,
 		opts: WriterOptions{MaxRowsPerFile: opts.RowsPerFile, FilePrefix: fmt.Sprintf("append%03d", k)}}
-	imp := newImporterTo(opts, files, w)
+	imp := newImporterTo(opts, files, w, hash)
 	imp.seen = seen
 	defer imp.w.Abort()
 	defer imp.gb.Release()
@@ -91,8 +94,7 @@ func AppendRecords(ctx context.Context, opts ImportOptions) (*Manifest, ImportSu
 	}
 	inputHash := opts.InputHash
 	if inputHash == "" {
-		h := sha256.Sum256([]byte(base.InputHash + "\nappend\n" + imp.hash.sum()))
-		inputHash = hex.EncodeToString(h[:])
+		inputHash = SubHash(base.InputHash, "append "+imp.hash.Sum())
 	}
 	m, err := imp.w.Commit(Manifest{Kind: GamesKind, SchemaVersion: GamesSchemaVersion, Stage: base.Stage,
 		InputHash: inputHash, Report: base.Report, Meta: appendMeta(base, k, imp)})

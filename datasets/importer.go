@@ -21,7 +21,7 @@ type importer struct {
 	gb    *GameBuilder
 	sum   ImportSummary
 	ids   map[string]bool
-	hash  *inputHasher
+	hash  *InputHasher
 	// seen, when set (an append), holds the games already in the dataset:
 	// a game equal to one of them, or to an earlier new one, is skipped.
 	seen *seenGames
@@ -29,11 +29,15 @@ type importer struct {
 
 func newImporter(opts ImportOptions, files []inputFile) (*importer, error) {
 	opts = opts.withDefaults()
+	hash, err := newImportHash(opts)
+	if err != nil {
+		return nil, err
+	}
 	w, err := NewWriter(opts.OutDir, GamesSchema(), WriterOptions{MaxRowsPerFile: opts.RowsPerFile})
 	if err != nil {
 		return nil, err
 	}
-	return newImporterTo(opts, files, w), nil
+	return newImporterTo(opts, files, w, hash), nil
 }
 
 // withDefaults fills in the options' zero values.
@@ -50,10 +54,11 @@ func (opts ImportOptions) withDefaults() ImportOptions {
 	return opts
 }
 
-// newImporterTo returns an importer writing to w (opts with defaults).
-func newImporterTo(opts ImportOptions, files []inputFile, w *Writer) *importer {
+// newImporterTo returns an importer writing to w (opts with defaults) and
+// adding the files it reads to hash.
+func newImporterTo(opts ImportOptions, files []inputFile, w *Writer, hash *InputHasher) *importer {
 	imp := &importer{opts: opts, files: files, w: w, gb: NewGameBuilder(),
-		sum: ImportSummary{Skipped: map[string]int{}}, ids: map[string]bool{}, hash: newInputHash(opts)}
+		sum: ImportSummary{Skipped: map[string]int{}}, ids: map[string]bool{}, hash: hash}
 	for _, f := range files {
 		imp.total += int(f.size)
 	}
@@ -108,7 +113,7 @@ func (imp *importer) run(ctx context.Context) error {
 			return err
 		}
 		imp.sum.Files++
-		imp.hash.add(f.rel, pf.sha)
+		imp.hash.File(f.rel, f.size, pf.sha)
 		stop, err := imp.addGames(ctx, f, &pf)
 		if err != nil || stop {
 			return err
@@ -247,7 +252,7 @@ func (imp *importer) commit() (*Manifest, error) {
 	}
 	inputHash := imp.opts.InputHash
 	if inputHash == "" {
-		inputHash = imp.hash.sum()
+		inputHash = imp.hash.Sum()
 	}
 	return imp.w.Commit(Manifest{Kind: GamesKind, SchemaVersion: GamesSchemaVersion, Stage: imp.opts.Stage, InputHash: inputHash, Meta: imp.sum.meta(imp.opts)})
 }

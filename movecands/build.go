@@ -18,7 +18,7 @@ import (
 // Options configures Build.
 type Options struct {
 	// Features is the feature set to extract (required).
-	Features *features.Extractor
+	Features *features.Extractor `json:"-"` // hashed as its canonical JSON, after learning
 	// LearnDiamonds, when > 0, first learns a diamond vocabulary from the
 	// played moves of every sampled game (diamonds seen at least this many
 	// times) and adds it to Features, which must have none yet. Learn it on
@@ -42,18 +42,19 @@ type Options struct {
 	// same dataset, whatever Workers is.
 	Seed uint64
 	// Workers is the number of games replayed in parallel; 0 means GOMAXPROCS.
-	Workers int
+	Workers int `json:"-"`
 	// RowsPerFile caps the positions per data file (0: the datasets default).
 	RowsPerFile int64
 	// Stage and InputHash go into the manifest. An empty InputHash is
-	// replaced by a hash of the options, the feature set and the inputs'
-	// manifests.
-	Stage, InputHash string
+	// replaced by a hash (datasets.InputHasher) of the options not tagged
+	// json:"-", the feature set and the inputs' files.
+	Stage     string `json:"-"`
+	InputHash string `json:"-"`
 	// Progress, if set, is called after each batch of games with the number
 	// of sampled games done and their total.
-	Progress func(done, total int)
+	Progress func(done, total int) `json:"-"`
 	// OnSkip, if set, is called with every sampled game that is left out.
-	OnSkip func(SkippedGame)
+	OnSkip func(SkippedGame) `json:"-"`
 }
 
 // SkippedGame is a sampled game that gave no positions.
@@ -114,7 +115,9 @@ func Build(ctx context.Context, gameDirs []string, outDir string, opt Options) (
 	sum.Diamonds = len(opt.Features.Config().Diamonds)
 	sum.Shapes = len(opt.Features.Config().Shapes)
 	if opt.InputHash == "" {
-		opt.InputHash = inputHash(opt, set, inputs)
+		if opt.InputHash, err = inputHash(opt, set, inputs); err != nil {
+			return nil, err
+		}
 	}
 	w, err := datasets.NewMoveCandsWriter(outDir, datasets.WriterOptions{MaxRowsPerFile: opt.RowsPerFile})
 	if err != nil {

@@ -2,8 +2,6 @@ package movecands
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -176,16 +174,20 @@ func featureSetJSON(e *features.Extractor) (string, error) {
 	return compact.String(), nil
 }
 
-// inputHash hashes what shapes a build's output: the options, the feature
-// set and the files of every input dataset.
-func inputHash(opt Options, set string, inputs []*datasets.Manifest) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "lifezero movecands v%d\x00%s\x00%s\x00%d\x00%d\x00%d\x00%d\n%s\n", datasets.MoveCandsSchemaVersion,
-		opt.Dates.From, opt.Dates.To, opt.MaxGames, opt.PositionsPerGame, opt.Seed, opt.RowsPerFile, set)
+// inputHash hashes what shapes a build's output: the options (every field
+// not tagged json:"-"), the feature set and the files of every input
+// dataset.
+func inputHash(opt Options, set string, inputs []*datasets.Manifest) (string, error) {
+	ih, err := datasets.NewInputHasher("movecands.Build", datasets.MoveCandsSchemaVersion, opt)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(ih, "feature set %s\n", set)
 	for i, m := range inputs {
+		fmt.Fprintf(ih, "input %d dataset %q schema %d\n", i, m.Kind, m.SchemaVersion)
 		for _, f := range m.Files {
-			fmt.Fprintf(h, "%d\x00%s\x00%s\n", i, f.Name, f.SHA256)
+			ih.File(f.Name, f.Bytes, f.SHA256)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return ih.Sum(), nil
 }

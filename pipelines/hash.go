@@ -2,11 +2,7 @@ package pipelines
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,23 +12,19 @@ import (
 	"lifezero/datasets"
 )
 
-// hashFormat versions the input-hash layout itself.
-const hashFormat = "lifezero-input-hash/1"
-
 // InputHash returns the hex SHA-256 that identifies a stage run: the kind's
 // name and version, the params as canonical JSON (so equal params written
 // differently hash alike, defaults included) and, for each input in order,
 // the name, size and checksum of each of its files: a stage input's data
 // files from its manifest, plus, for a kind that reads reports
 // (Kind.ReadsReports), the files of its report/ directory; a path input's
-// files by reading them (hidden files skipped).
+// files by reading them (hidden files skipped). The layout is
+// datasets.InputHasher's, which the builders run outside a pipeline share.
 func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (string, error) {
-	h := sha256.New()
-	canon, err := json.Marshal(params)
+	h, err := datasets.NewInputHasher(kind.Name, kind.Version, params)
 	if err != nil {
-		return "", fmt.Errorf("pipelines: hash params of kind %s: %w", kind.Name, err)
+		return "", fmt.Errorf("pipelines: %w", err)
 	}
-	fmt.Fprintf(h, "%s\nkind %q\nversion %d\nparams %s\n", hashFormat, kind.Name, kind.Version, canon)
 	for i, in := range inputs {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -42,7 +34,7 @@ func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (
 			files := append([]datasets.FileEntry(nil), in.Manifest.Files...)
 			sort.Slice(files, func(a, b int) bool { return files[a].Name < files[b].Name })
 			for _, f := range files {
-				fmt.Fprintf(h, "file %q %d %s\n", f.Name, f.Bytes, f.SHA256)
+				h.File(f.Name, f.Bytes, f.SHA256)
 			}
 			// Only a kind that reads the report section hashes it: the
 			// report holds timings, so hashing it for every kind would rerun
@@ -63,18 +55,18 @@ func InputHash(ctx context.Context, kind *Kind, params any, inputs []InputRef) (
 			return "", err
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return h.Sum(), nil
 }
 
-// hashPath writes the name, size and SHA-256 of every non-hidden file under
-// root (or of root itself if it is a file) to w, in name order.
-func hashPath(ctx context.Context, w io.Writer, root string) error {
+// hashPath adds the name, size and SHA-256 of every non-hidden file under
+// root (or of root itself if it is a file) to h, in name order.
+func hashPath(ctx context.Context, h *datasets.InputHasher, root string) error {
 	st, err := os.Stat(root)
 	if err != nil {
 		return fmt.Errorf("pipelines: input %w", err)
 	}
 	if !st.IsDir() {
-		return hashOne(w, root, filepath.Base(root))
+		return hashOne(h, root, filepath.Base(root))
 	}
 	var files []string
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -104,18 +96,18 @@ func hashPath(ctx context.Context, w io.Writer, root string) error {
 		if err != nil {
 			return fmt.Errorf("pipelines: input %s: %w", path, err)
 		}
-		if err := hashOne(w, path, filepath.ToSlash(rel)); err != nil {
+		if err := hashOne(h, path, filepath.ToSlash(rel)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func hashOne(w io.Writer, path, name string) error {
+func hashOne(h *datasets.InputHasher, path, name string) error {
 	sha, size, err := datasets.HashFile(path)
 	if err != nil {
 		return fmt.Errorf("pipelines: input %w", err)
 	}
-	fmt.Fprintf(w, "file %q %d %s\n", name, size, sha)
+	h.File(name, size, sha)
 	return nil
 }

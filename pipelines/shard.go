@@ -2,8 +2,6 @@ package pipelines
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
@@ -75,10 +73,7 @@ func stageHash(ctx context.Context, st *Stage, inputs []InputRef) (string, error
 // shardHash is the input hash of shard i of n of a stage whose hash is h.
 func shardHash(h string, i, n int) string { return subHash(h, fmt.Sprintf("shard %d of %d", i, n)) }
 
-func subHash(h, what string) string {
-	sum := sha256.Sum256([]byte(hashFormat + "\n" + h + "\n" + what + "\n"))
-	return hex.EncodeToString(sum[:])
-}
+func subHash(h, what string) string { return datasets.SubHash(h, what) }
 
 // execute runs the stage's kind into env.OutDir: directly, or, for a
 // sharded stage, shard by shard (each skipped when cached, so a killed run
