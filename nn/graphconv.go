@@ -24,7 +24,8 @@ import (
 //     the weights flipped (tap t reads the kernel's tap k²−1−t) and their
 //     in and out channels swapped;
 //   - convFilterGradOp: dw[co][ci][t] = Σ_p x[p + off_t][ci]·dy[p][co], one
-//     packed product per tap over the padded points, dy packed once.
+//     packed product per tap and chunk of the padded points, dy packed
+//     once; it reuses the padded x and dy the other two ops made.
 //
 // Every product splits its rows between the cores (splitRows). Only
 // stride 1, "same" padding and odd k ≤ 3 (the network's 3×3 and 1×1) are
@@ -121,7 +122,7 @@ type convRunner interface {
 // doConv is Do and UsePreallocDo of the three ops: out is nil or the
 // preallocated value.
 func doConv(op convRunner, out G.Value, inputs []G.Value) (G.Value, error) {
-	if len(inputs) != 2 {
+	if len(inputs) < 2 { // a third input only orders the ops
 		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(inputs))
 	}
 	var in [2][]float32
@@ -196,7 +197,8 @@ func (op convOp) run(y []float32, in [2][]float32) {
 	x, w := in[0], in[1]
 	b, kk := op.buf, op.taps()
 	if b.geom == nil {
-		b.a = make([]float32, op.padded()*op.cin)
+		// The slack at the end is read by the filter gradient.
+		b.a = make([]float32, op.padded()*op.cin+op.blockRows()-op.cin)
 		b.dense = make([]float32, op.batch*op.hw()*op.cout)
 		b.packed = make([]float32, panelsOf(op.cout)*kk*op.cin*panelCols)
 		b.geom = newTapGeom(op.k, op.board+2, op.cin)
@@ -223,15 +225,27 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	if len(inputs) != 2 {
 		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(inputs))
 	}
-	dw, err := G.ApplyOp(convFilterGradOp{convBase{op.convShape, "conv.dw"}, &convBufs{}}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	var dx *G.Node
+	// dw reads the padded x of the forward op and, when there is a dx op,
+	// its padded dy: dx is then dw's third input, so that it runs first.
+	fw := convFilterGradOp{convBase: convBase{op.convShape, "conv.dw"}, buf: &convBufs{}, x: op.buf}
+	var (
+		dx  *G.Node
+		err error
+	)
 	if !op.noInputGrad {
-		if dx, err = G.ApplyOp(convInputGradOp{convBase{op.convShape, "conv.dx"}, &convBufs{}}, inputs[1], grad); err != nil {
+		in := convInputGradOp{convBase{op.convShape, "conv.dx"}, &convBufs{}}
+		if dx, err = G.ApplyOp(in, inputs[1], grad); err != nil {
 			return nil, err
 		}
+		fw.dy = in.buf
+	}
+	children := G.Nodes{inputs[0], grad}
+	if dx != nil {
+		children = append(children, dx)
+	}
+	dw, err := G.ApplyOp(fw, children...)
+	if err != nil {
+		return nil, err
 	}
 	return G.Nodes{dx, dw}, nil
 }
@@ -284,14 +298,37 @@ func (op convInputGradOp) run(dx []float32, in [2][]float32) {
 	fromDense(b.dense, dx, op.hw(), op.batch, op.cin)
 }
 
-// convFilterGradOp is dw for x (B, cin, N, N) and dy (B, cout, N, N).
+// convFilterGradOp is dw for x (B, cin, N, N) and dy (B, cout, N, N),
+// and optionally the dx node of the same convolution, only to run after it.
 type convFilterGradOp struct {
 	convBase
 	buf *convBufs
+	// x and dy are the buffers where the forward op and the dx op (nil
+	// when there is none) left the padded x and dy of this run.
+	x, dy *convBufs
+}
+
+func (op convFilterGradOp) Arity() int {
+	if op.dy != nil {
+		return 3
+	}
+	return 2
+}
+
+func (op convFilterGradOp) Type() hm.Type {
+	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
+	if op.dy != nil {
+		return hm.NewFnType(t, t, t, t)
+	}
+	return hm.NewFnType(t, t, t)
 }
 
 func (op convFilterGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
-	if err := op.checkShapes(shapes, op.xShape(), op.yShape()); err != nil {
+	want := [][]int{op.xShape(), op.yShape()}
+	if op.dy != nil {
+		want = append(want, op.xShape())
+	}
+	if err := op.checkShapes(shapes, want...); err != nil {
 		return nil, err
 	}
 	return tensor.Shape(op.wShape()), nil
@@ -306,36 +343,87 @@ func (op convFilterGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G
 	return doConv(op, prealloc, inputs)
 }
 
+// blockRows is cin rounded up to whole blocks of the 6-row kernel: the
+// filter gradient's rows are the input channels, and a row left over
+// would run on the one-row kernel at a sixth of the speed. The extra rows
+// read past a point into the next (or the slack at the end of the padded
+// x) and are thrown away.
+func (s convShape) blockRows() int { return (s.cin + kernelRows - 1) / kernelRows * kernelRows }
+
+// filterChunk is the number of points per block of the filter gradient's
+// products: a 16-column panel of dy over them (32 KB) stays in the L1/L2
+// cache while the row blocks stream past it.
+const filterChunk = 512
+
 // run: for each tap t, the cin × cout product of x shifted by off_t
-// (rows ci, read with stride cin) and the padded dy (packed once), over
-// the padded points from the first interior one to the last: dy is zero
-// on the border points between them, and the shifted reads stay inside.
+// (rows ci, read with stride cin) and the padded dy, over the padded
+// points from the first interior one to the last (dy is zero on the
+// border points between them, and the shifted reads stay inside), in
+// chunks of points, the two halves of the chunks on the two cores.
 func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
-	x, dy := in[0], in[1]
-	b, kk := op.buf, op.taps()
+	b, kk, rows := op.buf, op.taps(), op.blockRows()
 	first := paddedPoint(op.board, 0)
 	last := paddedPoint(op.board, op.batch*op.hw()-1)
-	kdim := last - first + 1
-	// The rows (input channels) are rounded up to whole blocks of the
-	// 6-row kernel, the extra rows reading past a point into the next
-	// (or the slack at the end) and thrown away: a row left over runs on
-	// the one-row kernel at a sixth of the speed.
-	rows := (op.cin + kernelRows - 1) / kernelRows * kernelRows
+	points := last - first + 1
+	chunks := (points + filterChunk - 1) / filterChunk
 	if b.geom == nil {
-		b.a = make([]float32, op.padded()*op.cin+rows-op.cin)
-		b.b = make([]float32, op.padded()*op.cout)
-		b.dense = make([]float32, rows*op.cout)
-		b.packed = make([]float32, panelsOf(op.cout)*kdim*panelCols)
+		b.packed = make([]float32, chunks*panelsOf(op.cout)*filterChunk*panelCols)
+		b.dense = make([]float32, 2*(kk+1)*rows*op.cout) // per half: taps' sums, a product
 		b.geom = newTapGeom(op.k, op.board+2, op.cin)
+		if op.x == nil || op.x.a == nil {
+			b.a = make([]float32, op.padded()*op.cin+rows-op.cin)
+		}
+		if op.dy == nil || op.dy.a == nil {
+			b.b = make([]float32, op.padded()*op.cout)
+		}
 	}
-	toPadded(x, b.a, op.board, op.batch, op.cin)
-	toPadded(dy, b.b, op.board, op.batch, op.cout)
-	packOpB(b.packed, false, b.b[first*op.cout:], op.cout, op.cout, kdim)
-	mb := matB{n: op.cout, k: kdim, packed: b.packed}
-	for t, off := range b.geom.off {
-		mb.mulPacked(rows, b.a[first*op.cin+off:], 1, op.cin, b.dense, op.cout)
+	xpad, dypad := b.a, b.b
+	if xpad == nil {
+		xpad = op.x.a
+	} else {
+		toPadded(in[0], xpad, op.board, op.batch, op.cin)
+	}
+	if dypad == nil {
+		dypad = op.dy.a
+	} else {
+		toPadded(in[1], dypad, op.board, op.batch, op.cout)
+	}
+	chunk := func(c int) (lo, n int) { return c * filterChunk, min(filterChunk, points-c*filterChunk) }
+	panels := panelsOf(op.cout) * filterChunk * panelCols
+	splitChannels(chunks, 2*filterChunk, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			p0, n := chunk(c)
+			packOpB(b.packed[c*panels:], false, dypad[(first+p0)*op.cout:], op.cout, op.cout, n)
+		}
+	})
+	half := rows * op.cout * (kk + 1)
+	parts := min(2, chunks)
+	splitChannels(chunks, parts*(1<<14), func(lo, hi int) {
+		part := 0
+		if lo > 0 {
+			part = 1
+		}
+		sums := b.dense[part*half : part*half+kk*rows*op.cout]
+		tmp := b.dense[part*half+kk*rows*op.cout : (part+1)*half]
+		clear(sums)
+		for c := lo; c < hi; c++ {
+			p0, n := chunk(c)
+			mb := matB{n: op.cout, k: n, packed: b.packed[c*panels:]}
+			for t, off := range b.geom.off {
+				gemmPackedRows(0, rows, xpad[(first+p0)*op.cin+off:], 1, op.cin, &mb, tmp, op.cout)
+				for i, v := range tmp {
+					sums[t*rows*op.cout+i] += v
+				}
+			}
+		}
+	})
+	for t := range kk {
 		for ci := range op.cin {
-			for co, v := range b.dense[ci*op.cout : (ci+1)*op.cout] {
+			for co := range op.cout {
+				v := b.dense[(t*rows+ci)*op.cout+co]
+				if parts > 1 {
+					v += b.dense[half+(t*rows+ci)*op.cout+co]
+				}
 				dw[(co*op.cin+ci)*kk+t] = v
 			}
 		}
