@@ -60,8 +60,7 @@ func buildNet(w *Weights, batch int, bnMomentum float64) (ng *netGraph, err erro
 	x := b.convBN(layerStem, ng.input, 3, true)
 	for i := 0; i < cfg.Blocks; i++ {
 		y := b.convBN(blockLayer(i, false), x, 3, true)
-		y = b.convBN(blockLayer(i, true), y, 3, false)
-		x = b.relu(b.op(G.Add(x, y)))
+		x = b.convBNResidual(blockLayer(i, true), y, x)
 	}
 	p := b.convBN(layerPolicy, x, 1, true)
 	p = b.reshape(p, batch, policyConvOut*cfg.Points())
@@ -127,35 +126,17 @@ func (b *builder) param(name string, shape ...int) *G.Node {
 // convBN is a k×k convolution (same padding, no bias) then batch norm with
 // explicit (1,C,1,1) scale and shift, then ReLU when relu is set.
 func (b *builder) convBN(layer string, x *G.Node, k int, relu bool) *G.Node {
-	if b.err != nil {
-		return nil
-	}
-	shape := b.w.Tensor(layer + ".conv").Shape
-	out := shape[0]
-	filter := b.param(layer+".conv", shape...)
-	gamma := b.param(layer+".bn.gamma", 1, out, 1, 1)
-	beta := b.param(layer+".bn.beta", 1, out, 1, 1)
-	if b.err != nil {
-		return nil
-	}
-	var y *G.Node
 	if useConvOps {
-		y = b.op(newConv(x, filter, x == b.ng.input))
-	} else {
-		pad := k / 2
-		y = b.op(G.Conv2d(x, filter, tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
+		return b.convBNOps(layer, x, k, relu, nil)
 	}
+	filter, gamma, beta := b.convParams(layer)
 	if b.err != nil {
 		return nil
 	}
-	if useConvOps {
-		y, op, err := newBN(y, gamma, beta, b.bnMomentum, relu)
-		if err != nil {
-			b.err = fmt.Errorf("%s batch norm: %w", layer, err)
-			return nil
-		}
-		b.ng.bn[layer] = op
-		return y
+	pad := k / 2
+	y := b.op(G.Conv2d(x, filter, tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
+	if b.err != nil {
+		return nil
 	}
 	y, _, _, bnOp, err := G.BatchNorm(y, gamma, beta, b.bnMomentum, bnEpsilon)
 	if err != nil {
@@ -167,6 +148,56 @@ func (b *builder) convBN(layer string, x *G.Node, k int, relu bool) *G.Node {
 		return b.relu(y)
 	}
 	return y
+}
+
+// convParams returns a convolution layer's filter, scale and shift nodes.
+func (b *builder) convParams(layer string) (filter, gamma, beta *G.Node) {
+	if b.err != nil {
+		return nil, nil, nil
+	}
+	shape := b.w.Tensor(layer + ".conv").Shape
+	out := shape[0]
+	filter = b.param(layer+".conv", shape...)
+	gamma = b.param(layer+".bn.gamma", 1, out, 1, 1)
+	beta = b.param(layer+".bn.beta", 1, out, 1, 1)
+	return filter, gamma, beta
+}
+
+// convBNOps is convBN on this package's ops (graphconv.go, graphbn.go),
+// with the residual res added before the ReLU when not nil.
+func (b *builder) convBNOps(layer string, x *G.Node, k int, relu bool, res *G.Node) *G.Node {
+	filter, gamma, beta := b.convParams(layer)
+	if b.err != nil {
+		return nil
+	}
+	if filter.Shape()[2] != k {
+		b.err = fmt.Errorf("%s: filter of shape %v, want a %d×%d kernel", layer, filter.Shape(), k, k)
+		return nil
+	}
+	y := b.op(newConv(x, filter, x == b.ng.input))
+	if b.err != nil {
+		return nil
+	}
+	y, op, err := newBN(y, gamma, beta, res, b.bnMomentum, relu)
+	if err != nil {
+		b.err = fmt.Errorf("%s batch norm: %w", layer, err)
+		return nil
+	}
+	b.ng.bn[layer] = op
+	return y
+}
+
+// convBNResidual is relu(res + convBN(layer, x)): the second layer of a
+// residual block, a 3×3 convolution.
+func (b *builder) convBNResidual(layer string, x, res *G.Node) *G.Node {
+	if b.err != nil {
+		return nil
+	}
+	if useConvOps {
+		return b.convBNOps(layer, x, 3, true, res)
+	}
+	y := b.convBN(layer, x, 3, false)
+	return b.relu(b.op(G.Add(res, y)))
 }
 
 // fc is x·W + b for x of shape (B, in).

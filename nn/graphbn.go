@@ -28,7 +28,13 @@ type bnOp struct {
 	channels, size int // C, and the elements of x
 	momentum       float64
 	relu           bool
-	training       bool
+	// residual says a fourth input r (x's shape) is added before the
+	// ReLU: the residual blocks' relu(x + bn(conv(y))).
+	residual bool
+	training bool
+	// out and gradOut are the outputs of the op and of its dx op, made
+	// once and reused by every run.
+	out, gradOut *tensor.Dense
 	// Running statistics, and the batch's mean and 1/√(σ²+ε).
 	mean, variance []float32
 	bMean, bInvStd []float32
@@ -37,9 +43,9 @@ type bnOp struct {
 	sumG, sumGX []float32
 }
 
-// newBN returns y = relu?(batchnorm(x)·γ + β) and its op, whose Stats are
-// the running statistics.
-func newBN(x, gamma, beta *G.Node, momentum float64, relu bool) (*G.Node, *bnOp, error) {
+// newBN returns y = relu?(batchnorm(x)·γ + β (+ res)) and its op, whose
+// Stats are the running statistics; res may be nil.
+func newBN(x, gamma, beta, res *G.Node, momentum float64, relu bool) (*G.Node, *bnOp, error) {
 	s := x.Shape()
 	if s.Dims() != 4 {
 		return nil, nil, fmt.Errorf("nn: batch norm of %v: want (B, C, N, N)", s)
@@ -50,12 +56,19 @@ func newBN(x, gamma, beta *G.Node, momentum float64, relu bool) (*G.Node, *bnOp,
 			return nil, nil, fmt.Errorf("nn: batch norm of %v: scale or shift of shape %v, want (1, %d, 1, 1)", s, p.Shape(), c)
 		}
 	}
-	op := &bnOp{channels: c, size: s.TotalSize(), momentum: momentum, relu: relu, training: true,
+	if res != nil && !res.Shape().Eq(s) {
+		return nil, nil, fmt.Errorf("nn: batch norm of %v: residual of shape %v", s, res.Shape())
+	}
+	op := &bnOp{channels: c, size: s.TotalSize(), momentum: momentum, relu: relu, residual: res != nil, training: true,
 		mean: make([]float32, c), variance: make([]float32, c),
 		bMean: make([]float32, c), bInvStd: make([]float32, c),
 		sumG: make([]float32, c), sumGX: make([]float32, c)}
 	fill(op.variance, 1)
-	y, err := G.ApplyOp(op, x, gamma, beta)
+	in := G.Nodes{x, gamma, beta}
+	if res != nil {
+		in = append(in, res)
+	}
+	y, err := G.ApplyOp(op, in...)
 	return y, op, err
 }
 
@@ -72,16 +85,24 @@ func (op *bnOp) SetTraining(training bool) error {
 	return nil
 }
 
-func (op *bnOp) Arity() int { return 3 }
+func (op *bnOp) Arity() int {
+	if op.residual {
+		return 4
+	}
+	return 3
+}
 
 func (op *bnOp) Type() hm.Type {
 	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
+	if op.residual {
+		return hm.NewFnType(t, t, t, t, t)
+	}
 	return hm.NewFnType(t, t, t, t)
 }
 
 func (op *bnOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
-	if len(shapes) != 3 {
-		return nil, fmt.Errorf("%v: %d inputs, want 3", op, len(shapes))
+	if len(shapes) != op.Arity() {
+		return nil, fmt.Errorf("%v: %d inputs, want %d", op, len(shapes), op.Arity())
 	}
 	s, ok := shapes[0].(tensor.Shape)
 	if !ok || s.Dims() != 4 || s[1] != op.channels || s.TotalSize() != op.size {
@@ -95,7 +116,7 @@ func (op *bnOp) CallsExtern() bool    { return false }
 func (op *bnOp) OverwritesInput() int { return -1 }
 
 func (op *bnOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "lifezero.bn:%d-%d-%v-%v-%p", op.channels, op.size, op.momentum, op.relu, op)
+	fmt.Fprintf(h, "lifezero.bn:%d-%d-%v-%v-%v-%p", op.channels, op.size, op.momentum, op.relu, op.residual, op)
 }
 
 func (op *bnOp) Hashcode() uint32 {
@@ -105,6 +126,9 @@ func (op *bnOp) Hashcode() uint32 {
 }
 
 func (op *bnOp) String() string {
+	if op.residual {
+		return fmt.Sprintf("bn+residual+relu<%d channels>", op.channels)
+	}
 	if op.relu {
 		return fmt.Sprintf("bn+relu<%d channels>", op.channels)
 	}
@@ -140,35 +164,46 @@ func (op *bnOp) values(owner fmt.Stringer, vals []G.Value, big int) ([][]float32
 }
 
 func (op *bnOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
-	if len(inputs) != 3 {
-		return nil, fmt.Errorf("%v: %d inputs, want 3", op, len(inputs))
+	if len(inputs) != op.Arity() {
+		return nil, fmt.Errorf("%v: %d inputs, want %d", op, len(inputs), op.Arity())
 	}
-	in, err := op.values(op, inputs, 1)
+	vals, big := []G.Value{inputs[0], inputs[1], inputs[2]}, 1
+	if op.residual {
+		vals, big = []G.Value{inputs[0], inputs[3], inputs[1], inputs[2]}, 2
+	}
+	in, err := op.values(op, vals, big)
 	if err != nil {
 		return nil, err
 	}
 	if out == nil {
-		out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
+		if op.out == nil {
+			op.out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
+		}
+		out = op.out
 	}
 	y, err := op.values(op, []G.Value{out}, 1)
 	if err != nil {
 		return nil, err
 	}
 	x, gamma, beta := in[0], in[1], in[2]
+	var res []float32
+	if op.residual {
+		res, gamma, beta = in[1], in[2], in[3]
+	}
 	c := op.channels
 	hw := op.size / (inputs[0].Shape()[0] * c)
 	batch := op.size / (c * hw)
 	splitChannels(c, op.size, func(lo, hi int) {
 		for ch := lo; ch < hi; ch++ {
-			op.forwardChannel(ch, batch, hw, x, gamma[ch], beta[ch], y[0])
+			op.forwardChannel(ch, batch, hw, x, res, gamma[ch], beta[ch], y[0])
 		}
 	})
 	return out, nil
 }
 
-// forwardChannel normalises channel ch of x into y (and, training, moves
-// the running statistics).
-func (op *bnOp) forwardChannel(ch, batch, hw int, x []float32, gamma, beta float32, y []float32) {
+// forwardChannel normalises channel ch of x into y, adding res when not
+// nil (and, training, moves the running statistics).
+func (op *bnOp) forwardChannel(ch, batch, hw int, x, res []float32, gamma, beta float32, y []float32) {
 	c := op.channels
 	block := func(s int) (lo, hi int) { return (s*c + ch) * hw, (s*c + ch + 1) * hw }
 	mean := op.mean[ch]
@@ -201,8 +236,13 @@ func (op *bnOp) forwardChannel(ch, batch, hw int, x []float32, gamma, beta float
 	for s := range batch {
 		lo, hi := block(s)
 		dst := y[lo:hi]
+		if res != nil {
+			copy(dst, res[lo:hi])
+		} else {
+			clear(dst)
+		}
 		for i, v := range x[lo:hi] {
-			o := v*scale + shift
+			o := v*scale + shift + dst[i]
 			if op.relu {
 				o = max(0, o)
 			}
@@ -211,14 +251,14 @@ func (op *bnOp) forwardChannel(ch, batch, hw int, x []float32, gamma, beta float
 	}
 }
 
-func (op *bnOp) DiffWRT(inputs int) []bool { return []bool{true, true, true} }
+func (op *bnOp) DiffWRT(inputs int) []bool { return []bool{true, true, true, true}[:inputs] }
 
 // SymDiff returns the three gradient ops: dx on (x, γ, y, dy) (y gives the
 // ReLU's mask), which also leaves the sums dγ and dβ are made of in op;
 // dγ and dβ read them, on the dx node so that they run after it.
 func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	if len(inputs) != 3 {
-		return nil, fmt.Errorf("%v: %d inputs, want 3", op, len(inputs))
+	if len(inputs) != op.Arity() {
+		return nil, fmt.Errorf("%v: %d inputs, want %d", op, len(inputs), op.Arity())
 	}
 	dx, err := G.ApplyOp(bnGradXOp{op}, inputs[0], inputs[1], output, grad)
 	if err != nil {
@@ -232,7 +272,17 @@ func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	return G.Nodes{dx, dgamma, dbeta}, nil
+	grads := G.Nodes{dx, dgamma, dbeta}
+	if op.residual {
+		dres := grad
+		if op.relu {
+			if dres, err = G.ApplyOp(reluGradOp{op}, output, grad); err != nil {
+				return nil, err
+			}
+		}
+		grads = append(grads, dres)
+	}
+	return grads, nil
 }
 
 // bnGradXOp is dx of a bnOp from its inputs x and γ, its output y and the
@@ -295,7 +345,10 @@ func (op bnGradXOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 	}
 	x, y, dy, gamma := in[0], in[1], in[2], in[3]
 	if out == nil {
-		out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
+		if bn.gradOut == nil {
+			bn.gradOut = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
+		}
+		out = bn.gradOut
 	}
 	res, err := bn.values(op, []G.Value{out}, 1)
 	if err != nil {
@@ -433,6 +486,63 @@ func (op bnGradParamOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 		copy(res[0], op.bn.sumG)
 	} else {
 		copy(res[0], op.bn.sumGX)
+	}
+	return out, nil
+}
+
+// reluGradOp is the gradient of a residual bnOp's output with respect to
+// its residual input: dy where y > 0, else 0.
+type reluGradOp struct{ bn *bnOp }
+
+func (op reluGradOp) Arity() int { return 2 }
+
+func (op reluGradOp) Type() hm.Type {
+	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
+	return hm.NewFnType(t, t, t)
+}
+
+func (op reluGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
+	if len(shapes) != 2 {
+		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(shapes))
+	}
+	s, ok := shapes[0].(tensor.Shape)
+	if !ok {
+		return nil, fmt.Errorf("%v: input of shape %v", op, shapes[0])
+	}
+	return s.Clone(), nil
+}
+
+func (op reluGradOp) ReturnsPtr() bool     { return false }
+func (op reluGradOp) CallsExtern() bool    { return false }
+func (op reluGradOp) OverwritesInput() int { return -1 }
+
+func (op reluGradOp) WriteHash(h hash.Hash) {
+	fmt.Fprint(h, "lifezero.bnrelugrad:")
+	op.bn.WriteHash(h)
+}
+
+func (op reluGradOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+func (op reluGradOp) String() string { return fmt.Sprintf("d%v/dres", op.bn) }
+
+func (op reluGradOp) Do(inputs ...G.Value) (G.Value, error) {
+	if len(inputs) != 2 {
+		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(inputs))
+	}
+	in, err := op.bn.values(op, inputs, 2)
+	if err != nil {
+		return nil, err
+	}
+	out := tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
+	g := out.Data().([]float32)
+	for i, v := range in[0] {
+		if v > 0 {
+			g[i] = in[1][i]
+		}
 	}
 	return out, nil
 }

@@ -11,28 +11,32 @@ import (
 )
 
 // bnCase is one batch-norm geometry: x is (batch, channels, n, n).
+// With residual, a residual input r is added before the ReLU (if any).
 type bnCase struct {
 	batch, channels, n int
-	relu               bool
+	relu, residual     bool
 }
 
 var bnCases = []bnCase{
-	{batch: 4, channels: 3, n: 5, relu: false},
+	{batch: 4, channels: 3, n: 5},
 	{batch: 3, channels: 5, n: 7, relu: true},
 	{batch: 64, channels: 8, n: 7, relu: true}, // large enough to split between goroutines
-	{batch: 2, channels: 2, n: 1, relu: false},
+	{batch: 2, channels: 2, n: 1},
+	{batch: 3, channels: 4, n: 5, relu: true, residual: true},
+	{batch: 64, channels: 8, n: 7, relu: true, residual: true},
+	{batch: 2, channels: 3, n: 3, residual: true},
 }
 
 func (c bnCase) xShape() []int { return []int{c.batch, c.channels, c.n, c.n} }
 
 // bnResult is what one graph computes: y, the gradients of L = Σ r·y and
 // the running statistics after the run.
-type bnResult struct{ y, dx, dgamma, dbeta, mean, variance []float32 }
+type bnResult struct{ y, dx, dgamma, dbeta, dres, mean, variance []float32 }
 
-// runBNGraph runs y = relu?(batchnorm(x)·γ + β) with gorgonia's BatchNorm
-// (and Rectify) or with bnOp, in training mode with gradients, or in
-// evaluation mode from the given running statistics.
-func runBNGraph(t *testing.T, c bnCase, x, gamma, beta, r, mean, variance []float32, ours, train bool) bnResult {
+// runBNGraph runs y = relu?(batchnorm(x)·γ + β (+ res)) with gorgonia's
+// BatchNorm (and Add, Rectify) or with bnOp, in training mode with
+// gradients, or in evaluation mode from the given running statistics.
+func runBNGraph(t *testing.T, c bnCase, x, gamma, beta, res, r, mean, variance []float32, ours, train bool) bnResult {
 	t.Helper()
 	g := G.NewGraph()
 	node := func(name string, data []float32, shape ...int) *G.Node {
@@ -44,16 +48,25 @@ func runBNGraph(t *testing.T, c bnCase, x, gamma, beta, r, mean, variance []floa
 	gn := node("gamma", gamma, 1, c.channels, 1, 1)
 	bn := node("beta", beta, 1, c.channels, 1, 1)
 	rn := node("r", r, c.xShape()...)
+	var resn *G.Node
+	wrt := G.Nodes{xn, gn, bn}
+	if c.residual {
+		resn = node("res", res, c.xShape()...)
+		wrt = append(wrt, resn)
+	}
 	var (
 		y     *G.Node
 		stats bnStats
 		err   error
 	)
 	if ours {
-		y, stats, err = newBN(xn, gn, bn, 0.1, c.relu)
+		y, stats, err = newBN(xn, gn, bn, resn, 0.1, c.relu)
 	} else {
 		var op *G.BatchNormOp
 		y, _, _, op, err = G.BatchNorm(xn, gn, bn, 0.1, bnEpsilon)
+		if err == nil && c.residual {
+			y, err = G.Add(y, resn)
+		}
 		if err == nil && c.relu {
 			y, err = G.Rectify(y)
 		}
@@ -65,10 +78,10 @@ func runBNGraph(t *testing.T, c bnCase, x, gamma, beta, r, mean, variance []floa
 	var opts []G.VMOpt
 	if train {
 		loss := G.Must(G.Sum(G.Must(G.HadamardProd(y, rn))))
-		if _, err := G.Grad(loss, xn, gn, bn); err != nil {
+		if _, err := G.Grad(loss, wrt...); err != nil {
 			t.Fatal(err)
 		}
-		opts = append(opts, G.BindDualValues(xn, gn, bn))
+		opts = append(opts, G.BindDualValues(wrt...))
 	} else {
 		opts = append(opts, G.EvalMode())
 	}
@@ -82,30 +95,34 @@ func runBNGraph(t *testing.T, c bnCase, x, gamma, beta, r, mean, variance []floa
 	if err := vm.RunAll(); err != nil {
 		t.Fatal(err)
 	}
-	out := func(v G.Value) []float32 { return append([]float32(nil), v.Data().([]float32)...) }
-	res := bnResult{y: out(yv), mean: out(m), variance: out(v)}
+	vals := func(v G.Value) []float32 { return append([]float32(nil), v.Data().([]float32)...) }
+	out := bnResult{y: vals(yv), mean: vals(m), variance: vals(v)}
 	if train {
 		for _, p := range []struct {
 			n   *G.Node
 			dst *[]float32
-		}{{xn, &res.dx}, {gn, &res.dgamma}, {bn, &res.dbeta}} {
+		}{{xn, &out.dx}, {gn, &out.dgamma}, {bn, &out.dbeta}, {resn, &out.dres}} {
+			if p.n == nil {
+				continue
+			}
 			gv, err := p.n.Grad()
 			if err != nil {
 				t.Fatal(err)
 			}
-			*p.dst = out(gv)
+			*p.dst = vals(gv)
 		}
 	}
-	return res
+	return out
 }
 
-func bnInputs(c bnCase, rng *rand.Rand) (x, gamma, beta, r, mean, variance []float32) {
+func bnInputs(c bnCase, rng *rand.Rand) (x, gamma, beta, res, r, mean, variance []float32) {
 	x = randFloats(size(c.xShape()), rng)
 	for i := range x {
 		x[i] = 3*x[i] + 1 // not already normalised
 	}
 	gamma, beta = randFloats(c.channels, rng), randFloats(c.channels, rng)
 	r = randFloats(size(c.xShape()), rng)
+	res = randFloats(size(c.xShape()), rng)
 	mean, variance = randFloats(c.channels, rng), make([]float32, c.channels)
 	for i := range variance {
 		variance[i] = 0.5 + rng.Float32()
@@ -120,10 +137,10 @@ func TestBNOpMatchesGorgonia(t *testing.T) {
 	for i, c := range bnCases {
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(i), 11))
-			x, gamma, beta, r, mean, variance := bnInputs(c, rng)
+			x, gamma, beta, res, r, mean, variance := bnInputs(c, rng)
 			for _, train := range []bool{true, false} {
-				want := runBNGraph(t, c, x, gamma, beta, r, mean, variance, false, train)
-				got := runBNGraph(t, c, x, gamma, beta, r, mean, variance, true, train)
+				want := runBNGraph(t, c, x, gamma, beta, res, r, mean, variance, false, train)
+				got := runBNGraph(t, c, x, gamma, beta, res, r, mean, variance, true, train)
 				cmp := []struct {
 					name      string
 					got, want []float32
@@ -132,7 +149,8 @@ func TestBNOpMatchesGorgonia(t *testing.T) {
 					cmp = append(cmp, []struct {
 						name      string
 						got, want []float32
-					}{{"dx", got.dx, want.dx}, {"dγ", got.dgamma, want.dgamma}, {"dβ", got.dbeta, want.dbeta}}...)
+					}{{"dx", got.dx, want.dx}, {"dγ", got.dgamma, want.dgamma}, {"dβ", got.dbeta, want.dbeta},
+						{"dres", got.dres, want.dres}}...)
 				}
 				for _, k := range cmp {
 					if len(k.got) != len(k.want) {
@@ -147,8 +165,9 @@ func TestBNOpMatchesGorgonia(t *testing.T) {
 	}
 }
 
-// bn64 is batch norm in training mode in float64: L = Σ r·relu?(γx̂ + β).
-func bn64(c bnCase, x, gamma, beta, r []float64) float64 {
+// bn64 is batch norm in training mode in float64: L = Σ r·relu?(γx̂ + β
+// (+ res)).
+func bn64(c bnCase, x, gamma, beta, res, r []float64) float64 {
 	hw := c.n * c.n
 	m := float64(c.batch * hw)
 	var loss float64
@@ -171,6 +190,9 @@ func bn64(c bnCase, x, gamma, beta, r []float64) float64 {
 			for i := range hw {
 				j := (s*c.channels+ch)*hw + i
 				y := gamma[ch]*(x[j]-mu)*inv + beta[ch]
+				if c.residual {
+					y += res[j]
+				}
 				if c.relu {
 					y = max(0, y)
 				}
@@ -187,10 +209,10 @@ func TestBNOpNumericGradient(t *testing.T) {
 	for i, c := range bnCases {
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(i), 13))
-			x, gamma, beta, r, mean, variance := bnInputs(c, rng)
-			got := runBNGraph(t, c, x, gamma, beta, r, mean, variance, true, true)
-			x64, g64, b64, r64 := to64(x), to64(gamma), to64(beta), to64(r)
-			loss := func() float64 { return bn64(c, x64, g64, b64, r64) }
+			x, gamma, beta, res, r, mean, variance := bnInputs(c, rng)
+			got := runBNGraph(t, c, x, gamma, beta, res, r, mean, variance, true, true)
+			x64, g64, b64, res64, r64 := to64(x), to64(gamma), to64(beta), to64(res), to64(r)
+			loss := func() float64 { return bn64(c, x64, g64, b64, res64, r64) }
 			// A small step in float64, so that no ReLU input crosses its
 			// kink between the two evaluations.
 			const h = 1e-7
@@ -212,6 +234,9 @@ func TestBNOpNumericGradient(t *testing.T) {
 			check("x", x64, got.dx)
 			check("γ", g64, got.dgamma)
 			check("β", b64, got.dbeta)
+			if c.residual {
+				check("res", res64, got.dres)
+			}
 		})
 	}
 }

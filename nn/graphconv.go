@@ -117,6 +117,7 @@ type convRunner interface {
 	outShape() []int
 	run(out []float32, in [2][]float32)
 	inShapes() [2][]int
+	buffers() *convBufs
 }
 
 // doConv is Do and UsePreallocDo of the three ops: out is nil or the
@@ -133,8 +134,12 @@ func doConv(op convRunner, out G.Value, inputs []G.Value) (G.Value, error) {
 		}
 		in[i] = d
 	}
-	if out == nil {
-		out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(op.outShape()...))
+	if out == nil { // the op's own output, made once: no garbage per run
+		b := op.buffers()
+		if b.out == nil {
+			b.out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(op.outShape()...))
+		}
+		out = b.out
 	}
 	d, err := floatsOf(op, "output", out, op.outShape())
 	if err != nil {
@@ -160,7 +165,12 @@ type convBufs struct {
 	dense  []float32 // a product's output, position-major
 	packed []float32 // packed operand
 	geom   *tapGeom
+	out    *tensor.Dense // the output value when the machine gives none
 }
+
+func (op convOp) buffers() *convBufs           { return op.buf }
+func (op convInputGradOp) buffers() *convBufs  { return op.buf }
+func (op convFilterGradOp) buffers() *convBufs { return op.buf }
 
 // newConv returns y = conv(x, filter) as a node of x's graph; stem says x
 // is data that needs no gradient.
