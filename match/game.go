@@ -195,31 +195,19 @@ func ParseScore(s string) (float64, error) {
 // record returns the SGF game tree of a finished game.
 func record(o *Options, ref *gtpengine.Game, res *Result, comment string) *sgf.Node {
 	pos := ref.Start()
-	root := &sgf.Node{}
-	for _, p := range [][2]string{{"FF", "4"}, {"GM", "1"}, {"CA", "UTF-8"}, {"AP", "lifezero"},
-		{"SZ", strconv.Itoa(o.Size)}, {"KM", strconv.FormatFloat(o.Komi, 'f', -1, 64)},
+	root := game.NewSGFRoot(o.Size)
+	for _, p := range [][2]string{{"KM", strconv.FormatFloat(o.Komi, 'f', -1, 64)},
 		{"GN", fmt.Sprintf("match game %d", res.Game)}, {"PB", res.Black}, {"PW", res.White}, {"RE", res.RE}, {"C", comment}} {
 		root.Add(p[0], p[1])
 	}
 	if o.Handicap >= 2 {
 		root.Add("HA", strconv.Itoa(o.Handicap))
-		var ab []string
-		all := pos.AllPoints()
-		all.ForEach(func(p game.Point) {
-			if pos.At(p) == game.Black {
-				ab = append(ab, pos.PointString(p))
-			}
-		})
-		root.Add("AB", ab...)
+		game.AddSGFSetup(root, &pos.Board) // the handicap stones: AB
 	}
 	cur := root
 	for _, m := range ref.Moves() {
 		n := &sgf.Node{}
-		v := ""
-		if m.Point != game.Pass {
-			v = pos.PointString(m.Point)
-		}
-		n.Add(m.Color.String(), v)
+		n.Add(m.Color.String(), pos.SGFMove(m.Point))
 		cur.Children = []*sgf.Node{n}
 		cur = n
 	}

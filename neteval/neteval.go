@@ -2,9 +2,9 @@ package neteval
 
 import (
 	"fmt"
-	"math"
 
 	"lifezero/game"
+	"lifezero/mcts"
 	"lifezero/nn"
 	"lifezero/rzs"
 )
@@ -108,22 +108,9 @@ func (e *Evaluator) Evaluate(pos *game.Position, pr *game.Problem, moves []game.
 // livingValue is the probability that the living side wins.
 func (e *Evaluator) livingValue(pos *game.Position, pr *game.Problem, v float32, dwin []float32) float32 {
 	if d := e.D(pos, pr); d > 0 {
-		return clamp01(dwin[d-1])
+		return float32(mcts.Clamp01(float64(dwin[d-1])))
 	}
-	if pos.ToMove() == pr.Living() {
-		return clamp01((1 + v) / 2)
-	}
-	return clamp01((1 - v) / 2)
-}
-
-func clamp01(x float32) float32 {
-	switch {
-	case math.IsNaN(float64(x)):
-		return 0.5
-	case x < 0:
-		return 0
-	case x > 1:
-		return 1
-	}
-	return x
+	// Through float64 and back gives the float32 arithmetic's result: the
+	// double rounding of a sum of two float32s through float64 is exact.
+	return float32(mcts.LivingValue(float64(v), pos.ToMove(), pr.Living()))
 }

@@ -57,15 +57,12 @@ func (g *Game) summary(dw int) GameSummary {
 func (g *Game) SGF(dw int) *sgf.Node {
 	pr := g.Start.Problem
 	pos := pr.StartPosition()
-	root := &sgf.Node{}
-	root.Add("FF", "4")
-	root.Add("GM", "1")
-	root.Add("CA", "UTF-8")
-	root.Add("AP", "lifezero")
-	root.Add("SZ", strconv.Itoa(pos.Size()))
+	root := game.NewSGFRoot(pos.Size())
 	root.Add("GN", fmt.Sprintf("selfplay %d (%s)", g.Index, pr.ID))
 	root.Add("KM", strconv.Itoa(dw))
-	setupStones(root, pos)
+	if game.AddSGFSetup(root, &pos.Board) {
+		root.Add("PL", pos.ToMove().String())
+	}
 	winner := pr.Living()
 	if g.Outcome.Result != game.LivingWins {
 		winner = pr.Killer()
@@ -76,11 +73,7 @@ func (g *Game) SGF(dw int) *sgf.Node {
 	cur := root
 	for _, m := range g.Moves {
 		n := &sgf.Node{}
-		v := ""
-		if m != game.Pass {
-			v = pos.PointString(m)
-		}
-		n.Add(pos.ToMove().String(), v)
+		n.Add(pos.ToMove().String(), pos.SGFMove(m))
 		if err := pos.Play(m); err != nil { // recorded moves were played: cannot happen
 			n.Add("C", "illegal: "+err.Error())
 		}
@@ -88,27 +81,4 @@ func (g *Game) SGF(dw int) *sgf.Node {
 		cur = n
 	}
 	return root
-}
-
-// setupStones writes AB/AW and PL for a start position with stones.
-func setupStones(root *sgf.Node, pos *game.Position) {
-	var ab, aw []string
-	for i := 0; i < pos.Cells(); i++ {
-		p := game.Point(i)
-		switch pos.At(p) {
-		case game.Black:
-			ab = append(ab, pos.PointString(p))
-		case game.White:
-			aw = append(aw, pos.PointString(p))
-		}
-	}
-	if len(ab) > 0 {
-		root.Add("AB", ab...)
-	}
-	if len(aw) > 0 {
-		root.Add("AW", aw...)
-	}
-	if len(ab)+len(aw) > 0 {
-		root.Add("PL", pos.ToMove().String())
-	}
 }

@@ -2,7 +2,6 @@ package selfplay
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"lifezero/game"
@@ -182,24 +181,9 @@ func (s *search) leafValue(pos *game.Position, v float32, dwin []float32) float6
 		if r < 1 || len(dwin) == 0 {
 			return 0
 		}
-		return clamp01(float64(dwin[min(r, len(dwin))-1]))
+		return mcts.Clamp01(float64(dwin[min(r, len(dwin))-1]))
 	}
-	if pos.ToMove() == s.living {
-		return clamp01((1 + float64(v)) / 2)
-	}
-	return clamp01((1 - float64(v)) / 2)
-}
-
-func clamp01(x float64) float64 {
-	switch {
-	case math.IsNaN(x):
-		return 0.5
-	case x < 0:
-		return 0
-	case x > 1:
-		return 1
-	}
-	return x
+	return mcts.LivingValue(float64(v), pos.ToMove(), s.living)
 }
 
 // apply expands an evaluated leaf with the policy restricted to its legal
