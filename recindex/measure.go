@@ -62,6 +62,14 @@ type Measurement struct {
 	ScannedMedian  int `json:"scanned_median"`
 	// BySide is the median latency per pattern side.
 	BySide map[int]time.Duration `json:"by_side_median_ns"`
+	// CPU times of the searches (user and system, every goroutine of the
+	// process, taken around each search): median, p95, max, total, and
+	// the median per pattern side.
+	CPUMedian time.Duration         `json:"cpu_median_ns"`
+	CPUP95    time.Duration         `json:"cpu_p95_ns"`
+	CPUMax    time.Duration         `json:"cpu_max_ns"`
+	CPUTotal  time.Duration         `json:"cpu_total_ns"`
+	CPUBySide map[int]time.Duration `json:"cpu_by_side_median_ns"`
 }
 
 // Measure times a search of every pattern, one after another.
@@ -69,18 +77,20 @@ func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) 
 	times := make([]time.Duration, len(patterns))
 	hits := make([]int, len(patterns))
 	verified, scanned := make([]int, len(patterns)), make([]int, len(patterns))
-	bySide := map[int][]time.Duration{}
+	cpu := make([]time.Duration, len(patterns))
+	bySide, cpuBySide := map[int][]time.Duration{}, map[int][]time.Duration{}
 	for i, p := range patterns {
-		start := time.Now()
+		start, cpu0 := time.Now(), processCPU()
 		res, err := x.Search(ctx, p, opts)
 		if err != nil {
 			return nil, err
 		}
-		times[i], hits[i] = time.Since(start), res.NumHits
+		times[i], cpu[i], hits[i] = time.Since(start), processCPU()-cpu0, res.NumHits
 		verified[i], scanned[i] = res.Verified, res.Scanned
 		bySide[p.W] = append(bySide[p.W], times[i])
+		cpuBySide[p.W] = append(cpuBySide[p.W], cpu[i])
 	}
-	m := &Measurement{Patterns: len(patterns), BySide: map[int]time.Duration{}}
+	m := &Measurement{Patterns: len(patterns), BySide: map[int]time.Duration{}, CPUBySide: map[int]time.Duration{}}
 	if len(patterns) == 0 {
 		return m, nil
 	}
@@ -99,6 +109,15 @@ func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) 
 	for side, ts := range bySide {
 		slices.Sort(ts)
 		m.BySide[side] = quantile(ts, 0.5)
+	}
+	for _, t := range cpu {
+		m.CPUTotal += t
+	}
+	slices.Sort(cpu)
+	m.CPUMedian, m.CPUP95, m.CPUMax = quantile(cpu, 0.5), quantile(cpu, 0.95), cpu[len(cpu)-1]
+	for side, ts := range cpuBySide {
+		slices.Sort(ts)
+		m.CPUBySide[side] = quantile(ts, 0.5)
 	}
 	return m, nil
 }

@@ -275,9 +275,11 @@ func cmdRecordsBench(ctx context.Context, args []string, stdout, stderr io.Write
 		m.P95.Round(time.Microsecond), m.Max.Round(time.Microsecond), m.Mean.Round(time.Microsecond))
 	fmt.Fprintf(stdout, "hits per pattern: median %d, max %d; candidates verified: median %d; keys scanned: median %d\n",
 		m.HitsMedian, m.HitsMax, m.VerifiedMedian, m.ScannedMedian)
+	fmt.Fprintf(stdout, "CPU per pattern: median %v, p95 %v, max %v, total %v\n",
+		m.CPUMedian.Round(time.Microsecond), m.CPUP95.Round(time.Microsecond), m.CPUMax.Round(time.Microsecond), m.CPUTotal.Round(time.Millisecond))
 	for side := *minSide; side <= *maxSide; side++ {
 		if t, ok := m.BySide[side]; ok {
-			fmt.Fprintf(stdout, "  %dx%d: median %v\n", side, side, t.Round(time.Microsecond))
+			fmt.Fprintf(stdout, "  %dx%d: median %v (CPU %v)\n", side, side, t.Round(time.Microsecond), m.CPUBySide[side].Round(time.Microsecond))
 		}
 	}
 	return nil
