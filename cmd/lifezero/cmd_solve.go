@@ -25,15 +25,17 @@ import (
 const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs|dfpn] [--no-rz] [--no-tt] [--evaluator ldb|ld|heuristic|...] " +
 	"[--timeout 5m] [--max-memory SIZE] [--workers N] [--threads N] [--json] [--sgf-dir DIR] [--out DIR [--overwrite]]"
 
-// solveFlags are the parsed flags of "lifezero solve".
+// solveFlags are the parsed flags of "lifezero solve": the solver's
+// options (shared with the solve stage) and the command's own inputs and
+// outputs.
 type solveFlags struct {
+	opts      solveOptions
 	cfg       evaluate.SolveConfig
 	json      bool
 	sgfDir    string
 	out       string
 	overwrite bool
 	net       string
-	netMode   string
 	priors    string
 	profile   string
 	paths     []string
@@ -41,33 +43,14 @@ type solveFlags struct {
 
 func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs := newFlagSet("solve", solveSynopsis, stderr)
-	f := &solveFlags{}
-	fs.IntVar(&f.cfg.Budget, "budget", evaluate.DefaultSolveBudget, "most `N` nodes (MCTS simulations or depth-first visits) per problem")
-	fs.StringVar(&f.cfg.Algo, "algo", evaluate.AlgoMCTS, "solver form: mcts, dfs or dfpn")
-	fs.BoolVar(&f.cfg.NoRZ, "no-rz", false, "turn relevance zones off (every defence must be refuted)")
-	fs.BoolVar(&f.cfg.NoTT, "no-tt", false, "turn the transposition table off")
-	fs.StringVar(&f.cfg.Evaluator, "evaluator", evaluate.DefaultEvaluator, "move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform")
+	f := &solveFlags{opts: defaultSolveOptions()}
+	if err := f.opts.bindFlags(fs); err != nil {
+		return nil, err
+	}
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
-	fs.StringVar(&f.netMode, "net-mode", "ftl", "network value: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)")
 	fs.StringVar(&f.priors, "features-model", "", "reweight the evaluator's move priors by the tsumego feature model in `DIR` (lifezero tsumego train)")
-	fs.StringVar(&f.cfg.RZT, "rzt", "", "relevance-zone pattern table: `tree` (paper 000's radix tree; the mcts form's default), linear, or none")
-	fs.BoolVar(&f.cfg.RZTNoTimestamps, "rzt-nt", false, "pattern table without timestamps (compare every entry at every lookup)")
-	fs.BoolVar(&f.cfg.RZTSymmetric, "rzt-sym", false, "pattern table also matches the problem's board symmetries")
 	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases saved under `DIR`")
 	fs.StringVar(&f.cfg.RZTSave, "rzt-save", "", "save each problem's pattern table to `DIR`/<id>/")
-	fs.DurationVar(&f.cfg.Timeout, "timeout", 0, "stop a problem after this `duration` (0: no limit)")
-	fs.Func("max-memory", "bound the memory of each solve to `SIZE` (500MB, 4GiB; 0: none); the solver reclaims near it and "+
-		"stops the problem unproven when nothing is left to reclaim (default: 60% of physical memory divided by --workers)", func(v string) error {
-		if v == "0" || v == "none" {
-			f.cfg.MaxMemory = -1
-			return nil
-		}
-		n, err := rzs.ParseMemorySize(v)
-		f.cfg.MaxMemory = n
-		return err
-	})
-	fs.IntVar(&f.cfg.Workers, "workers", 1, "solve `N` problems at once (timings compete for CPUs)")
-	fs.IntVar(&f.cfg.Threads, "threads", 1, "search each problem's tree with `N` goroutines (mcts form; the papers' protocol uses 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
 	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
 	fs.StringVar(&f.out, "out", "", "write a solve-results dataset (with its report section) to `DIR`")
@@ -80,22 +63,16 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	if len(paths) == 0 {
 		return nil, usagef("name at least one problem file (.json, .sgf) or directory")
 	}
-	if f.cfg.Budget <= 0 {
-		return nil, usagef("--budget %d: must be positive", f.cfg.Budget)
+	cfg, err := f.opts.config()
+	if err != nil {
+		return nil, flagError(err)
 	}
-	if f.cfg.Workers <= 0 {
-		return nil, usagef("--workers %d: must be positive", f.cfg.Workers)
-	}
-	var ce *evaluate.SolveConfigError
-	if err := f.cfg.Validate(); errors.As(err, &ce) {
-		return nil, usagef("--%s %s", ce.Field, ce.Msg)
-	} else if err != nil {
-		return nil, err
-	}
+	cfg.RZTLoad, cfg.RZTSave = f.cfg.RZTLoad, f.cfg.RZTSave
+	f.cfg = cfg
 	if f.net != "" {
-		mode, err := neteval.ParseMode(f.netMode)
+		mode, err := neteval.ParseMode(f.opts.NetMode) // checked by config
 		if err != nil {
-			return nil, usagef("--net-mode: %v", err)
+			return nil, flagError(err)
 		}
 		ev, err := neteval.Load(f.net, mode)
 		if err != nil {

@@ -28,16 +28,16 @@ func withSolveShards(k pipelines.Kind) pipelines.Kind {
 			return err
 		}
 		inner := *env
-		inner.Params, inner.Inputs = sp.solveParams, inputs
+		inner.Params, inner.Inputs = sp.solveOptions, inputs
 		return run(ctx, &inner)
 	}
 	k.Shard = &pipelines.Sharding{
 		Params: func(params any, i, n int) (any, error) {
-			p, ok := params.(solveParams)
+			p, ok := params.(solveOptions)
 			if !ok {
 				return nil, fmt.Errorf("solve shards: params are %T", params)
 			}
-			return solveShardParams{solveParams: p, Shard: i, Of: n}, nil
+			return solveShardParams{solveOptions: p, Shard: i, Of: n}, nil
 		},
 		Merge: mergeSolveShards,
 	}
@@ -46,7 +46,7 @@ func withSolveShards(k pipelines.Kind) pipelines.Kind {
 
 // solveShardParams are the params of one shard of a solve stage.
 type solveShardParams struct {
-	solveParams
+	solveOptions
 	Shard, Of int
 }
 

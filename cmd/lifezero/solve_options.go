@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"lifezero/evaluate"
+	"lifezero/neteval"
+	"lifezero/pipelines"
+	"lifezero/rzs"
+)
+
+// solveOptions are the solver's settings, one type for the solve stage's
+// params and the flags of "lifezero solve": a param's yaml name is its
+// flag's name with '-' for '_' (rzt_nt, --rzt-nt), its help is the flag's
+// usage, and both go through config for defaults and validation. What the
+// stage takes from its inputs and outputs (a network, a tsumego model, the
+// output directory) the command takes as flags of its own (solveFlags).
+//
+// The JSON form is the stage's input hash: MaxMemory, Threads and the
+// table variants are left out when empty (omitempty), so results cached
+// before they existed stay valid; RZT is hashed even when empty, since its
+// default turned the table on and results cached before that must not be
+// taken for today's.
+type solveOptions struct {
+	Budget          int    `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
+	Algo            string `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
+	RZ              bool   `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
+	TT              bool   `yaml:"tt" help:"use the transposition table"`
+	Evaluator       string `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
+	Timeout         string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
+	Workers         int    `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
+	Threads         int    `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
+	RZT             string `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
+	RZTNoTimestamps bool   `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
+	RZTSymmetric    bool   `yaml:"rzt_sym" json:",omitempty" help:"pattern table also matches the problem's board symmetries"`
+	NetMode         string `yaml:"net_mode" help:"with a network: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
+	MaxMemory       string `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
+}
+
+// defaultSolveOptions are the defaults of both the stage and the command.
+func defaultSolveOptions() solveOptions {
+	return solveOptions{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
+		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String()}
+}
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (o *solveOptions) Validate() error {
+	_, err := o.config()
+	return err
+}
+
+// config turns the options into a solve config; errors are ParamErrors
+// naming the param (flagError names the flag instead).
+func (o *solveOptions) config() (evaluate.SolveConfig, error) {
+	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
+		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric}
+	// Zero is no budget and no worker here, where SolveConfig reads it as
+	// its default.
+	if o.Budget <= 0 {
+		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", o.Budget)}
+	}
+	if o.Workers <= 0 {
+		return cfg, &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: must be positive", o.Workers)}
+	}
+	if _, err := neteval.ParseMode(o.NetMode); err != nil {
+		return cfg, &pipelines.ParamError{Key: "net_mode", Msg: err.Error()}
+	}
+	switch o.MaxMemory {
+	case "":
+	case "0", "none":
+		cfg.MaxMemory = -1
+	default:
+		n, err := rzs.ParseMemorySize(o.MaxMemory)
+		if err != nil {
+			return cfg, &pipelines.ParamError{Key: "max_memory", Msg: err.Error()}
+		}
+		cfg.MaxMemory = n
+	}
+	if o.Timeout != "" && o.Timeout != "0" {
+		d, err := time.ParseDuration(o.Timeout)
+		if err != nil || d <= 0 {
+			return cfg, &pipelines.ParamError{Key: "timeout", Msg: fmt.Sprintf("%q: want a positive Go duration such as 30s or 5m", o.Timeout)}
+		}
+		cfg.Timeout = d
+	}
+	var ce *evaluate.SolveConfigError
+	if err := cfg.Validate(); errors.As(err, &ce) {
+		return cfg, &pipelines.ParamError{Key: ce.Field, Msg: ce.Msg}
+	} else if err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// bindFlags registers a flag for every option on fs, named after its param
+// and described by its help, with o's values as defaults. rz and tt, on by
+// default, are turned off by --no-rz and --no-tt.
+func (o *solveOptions) bindFlags(fs *flag.FlagSet) error {
+	v := reflect.ValueOf(o).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, help := flagName(f.Tag.Get("yaml")), f.Tag.Get("help")
+		switch p := v.Field(i).Addr().Interface().(type) {
+		case *int:
+			fs.IntVar(p, name, *p, help)
+		case *string:
+			fs.StringVar(p, name, *p, help)
+		case *bool:
+			if *p {
+				fs.BoolFunc("no-"+name, "turn off: "+help, func(string) error { *p = false; return nil })
+			} else {
+				fs.BoolVar(p, name, false, help)
+			}
+		default:
+			return fmt.Errorf("solveOptions.%s: a %s option has no flag", f.Name, f.Type)
+		}
+	}
+	return nil
+}
+
+// flagName is the flag of a param.
+func flagName(param string) string { return strings.ReplaceAll(param, "_", "-") }
+
+// flagError turns config's ParamError into a usage error naming the flag.
+func flagError(err error) error {
+	var pe *pipelines.ParamError
+	if errors.As(err, &pe) {
+		return usagef("--%s %s", flagName(pe.Key), pe.Msg)
+	}
+	return err
+}

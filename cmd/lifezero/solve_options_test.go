@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"lifezero/evaluate"
+	"lifezero/pipelines"
+)
+
+// stageSolveConfig decodes solve-stage params written in YAML as a
+// pipeline file gives them and returns their solve config.
+func stageSolveConfig(t *testing.T, params string) (evaluate.SolveConfig, error) {
+	t.Helper()
+	var node yaml.Node
+	if err := yaml.Unmarshal([]byte(params), &node); err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipelines.DecodeStruct(solveKind().Params, node.Content[0])
+	if err != nil {
+		return evaluate.SolveConfig{}, err
+	}
+	o := p.(solveOptions)
+	return o.config()
+}
+
+// The command and the stage read the same settings into the same config:
+// every option of one is an option of the other, under the same name.
+func TestSolveFlagsAndParamsAgree(t *testing.T) {
+	tests := []struct {
+		name   string
+		flags  []string
+		params string
+	}{
+		{"defaults", nil, "{}"},
+		{"pattern table variants", []string{"--rzt", "linear", "--rzt-nt", "--rzt-sym"}, "{rzt: linear, rzt_nt: true, rzt_sym: true}"},
+		{"ablations", []string{"--no-rz", "--no-tt", "--rzt", "none", "--algo", "dfs"}, "{rz: false, tt: false, rzt: none, algo: dfs}"},
+		{"limits", []string{"--budget", "77", "--timeout", "90s", "--max-memory", "200MB", "--workers", "3", "--threads", "2"},
+			"{budget: 77, timeout: 90s, max_memory: 200MB, workers: 3, threads: 2}"},
+		{"net mode and evaluator", []string{"--net-mode", "value", "--evaluator", "uniform"}, "{net_mode: value, evaluator: uniform}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := parseSolveFlags(append([]string{"x.json"}, tt.flags...), io.Discard)
+			if err != nil {
+				t.Fatalf("flags %v: %v", tt.flags, err)
+			}
+			cfg, err := stageSolveConfig(t, tt.params)
+			if err != nil {
+				t.Fatalf("params %s: %v", tt.params, err)
+			}
+			if !reflect.DeepEqual(f.cfg, cfg) {
+				t.Errorf("flags %v give\n%+v\nparams %s give\n%+v", tt.flags, f.cfg, tt.params, cfg)
+			}
+		})
+	}
+}
+
+// A bad value is refused by both, naming the flag or the param.
+func TestSolveOptionErrors(t *testing.T) {
+	tests := []struct {
+		flag, value, param string
+	}{
+		{"budget", "0", "budget"},
+		{"workers", "0", "workers"},
+		{"timeout", "soon", "timeout"},
+		{"max-memory", "lots", "max_memory"},
+		{"rzt", "hash", "rzt"},
+		{"net-mode", "policy", "net_mode"},
+		{"algo", "bfs", "algo"},
+	}
+	for _, tt := range tests {
+		_, err := parseSolveFlags([]string{"x.json", "--" + tt.flag, tt.value}, io.Discard)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--"+tt.flag+" ") {
+			t.Errorf("--%s %s: error %v, want a usage error naming the flag", tt.flag, tt.value, err)
+		}
+		_, err = stageSolveConfig(t, "{"+tt.param+": "+tt.value+"}")
+		var pe *pipelines.ParamError
+		if !errors.As(err, &pe) || pe.Key != tt.param {
+			t.Errorf("param %s: %s: error %v, want a ParamError for %s", tt.param, tt.value, err, tt.param)
+		}
+	}
+}
+
+// Every option is both a param and a flag.
+func TestSolveOptionsAreFlags(t *testing.T) {
+	fields, err := pipelines.ParamFields(defaultSolveOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := newFlagSet("solve", "", io.Discard)
+	o := defaultSolveOptions()
+	if err := o.bindFlags(fs); err != nil {
+		t.Fatal(err)
+	}
+	for _, pf := range fields {
+		if fs.Lookup(flagName(pf.Key)) == nil && fs.Lookup("no-"+flagName(pf.Key)) == nil {
+			t.Errorf("param %s has no flag", pf.Key)
+		}
+	}
+}
