@@ -87,11 +87,19 @@ func reportRates(b *testing.B, perOp int, cpu time.Duration, unit string) {
 }
 
 // BenchmarkTrainStep measures training samples per second: Step at batch
-// 64 for the 3x32 and 5x64 nets on 7x7.
+// 64 for the 3x32 and 5x64 nets on 7x7 (named by the preset alone) and
+// 19x19.
 func BenchmarkTrainStep(b *testing.B) {
-	for _, preset := range []string{Preset3x32, Preset5x64} {
-		b.Run(preset, func(b *testing.B) {
-			c := testConfig(b, preset, 7)
+	for _, bench := range []struct {
+		preset string
+		board  int
+	}{{Preset3x32, 7}, {Preset5x64, 7}, {Preset3x32, 19}, {Preset5x64, 19}} {
+		name := bench.preset
+		if bench.board != 7 {
+			name = fmt.Sprintf("%s-%dx%d", bench.preset, bench.board, bench.board)
+		}
+		b.Run(name, func(b *testing.B) {
+			c := testConfig(b, bench.preset, bench.board)
 			tr, err := NewTrainer(c, DefaultTrainOptions())
 			if err != nil {
 				b.Fatal(err)

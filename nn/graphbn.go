@@ -32,15 +32,16 @@ type bnOp struct {
 	// ReLU: the residual blocks' relu(x + bn(conv(y))).
 	residual bool
 	training bool
-	// out and gradOut are the outputs of the op and of its dx op, made
-	// once and reused by every run.
-	out, gradOut *tensor.Dense
+	// out, gradOut and resGrad are the outputs of the op, of its dx op
+	// and of its reluGradOp, made once and reused by every run.
+	out, gradOut, resGrad *tensor.Dense
 	// Running statistics, and the batch's mean and 1/√(σ²+ε).
 	mean, variance []float32
 	bMean, bInvStd []float32
 	// Σ g and Σ g·x̂ per channel of the last backward pass (bnGradXOp):
-	// dβ and dγ.
+	// dβ and dγ; with a residual, g itself, its gradient.
 	sumG, sumGX []float32
+	g           []float32
 }
 
 // newBN returns y = relu?(batchnorm(x)·γ + β (+ res)) and its op, whose
@@ -67,6 +68,7 @@ func newBN(x, gamma, beta, res *G.Node, momentum float64, relu bool) (*G.Node, *
 	in := G.Nodes{x, gamma, beta}
 	if res != nil {
 		in = append(in, res)
+		op.g = make([]float32, op.size)
 	}
 	y, err := G.ApplyOp(op, in...)
 	return y, op, err
@@ -276,7 +278,7 @@ func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if op.residual {
 		dres := grad
 		if op.relu {
-			if dres, err = G.ApplyOp(reluGradOp{op}, output, grad); err != nil {
+			if dres, err = G.ApplyOp(reluGradOp{op}, dx); err != nil {
 				return nil, err
 			}
 		}
@@ -371,20 +373,22 @@ func (op bnGradXOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 func (bn *bnOp) gradChannel(ch, batch, hw int, x, y, dy []float32, gamma float32, dx []float32) {
 	c := bn.channels
 	mean, invStd := bn.bMean[ch], bn.bInvStd[ch]
+	// The masked gradient g goes to bn.g (the residual's gradient) when
+	// there is a residual, else into dx, which the formula then rewrites.
+	gbuf := dx
+	if bn.residual {
+		gbuf = bn.g
+	}
 	var sumG, sumGX float64
 	for s := range batch {
 		lo := (s*c + ch) * hw
-		g, xs, ys := dx[lo:lo+hw], x[lo:lo+hw], y[lo:lo+hw]
-		copy(g, dy[lo:lo+hw])
-		if bn.relu {
-			for i, v := range ys {
-				if !(v > 0) {
-					g[i] = 0
-				}
-			}
-		}
+		g, xs, ys, ds := gbuf[lo:lo+hw], x[lo:lo+hw], y[lo:lo+hw], dy[lo:lo+hw]
 		var sg, sgx float32 // per block of N², then in float64
-		for i, v := range g {
+		for i, v := range ds {
+			if bn.relu && !(ys[i] > 0) {
+				v = 0
+			}
+			g[i] = v
 			sg += v
 			sgx += v * (xs[i] - mean)
 		}
@@ -398,9 +402,9 @@ func (bn *bnOp) gradChannel(ch, batch, hw int, x, y, dy []float32, gamma float32
 	sg, sgx := float32(sumG), float32(sumGX)
 	for s := range batch {
 		lo := (s*c + ch) * hw
-		g, xs := dx[lo:lo+hw], x[lo:lo+hw]
+		g, xs, d := gbuf[lo:lo+hw], x[lo:lo+hw], dx[lo:lo+hw]
 		for i, v := range g {
-			g[i] = k * (m*v - sg - (xs[i]-mean)*invStd*sgx)
+			d[i] = k * (m*v - sg - (xs[i]-mean)*invStd*sgx)
 		}
 	}
 }
@@ -491,19 +495,20 @@ func (op bnGradParamOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 }
 
 // reluGradOp is the gradient of a residual bnOp's output with respect to
-// its residual input: dy where y > 0, else 0.
+// its residual input: dy where y > 0, else 0, which the bnGradXOp whose
+// output is its input left in the bnOp.
 type reluGradOp struct{ bn *bnOp }
 
-func (op reluGradOp) Arity() int { return 2 }
+func (op reluGradOp) Arity() int { return 1 }
 
 func (op reluGradOp) Type() hm.Type {
 	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
+	return hm.NewFnType(t, t)
 }
 
 func (op reluGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
-	if len(shapes) != 2 {
-		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(shapes))
+	if len(shapes) != 1 {
+		return nil, fmt.Errorf("%v: %d inputs, want 1", op, len(shapes))
 	}
 	s, ok := shapes[0].(tensor.Shape)
 	if !ok {
@@ -530,19 +535,17 @@ func (op reluGradOp) Hashcode() uint32 {
 func (op reluGradOp) String() string { return fmt.Sprintf("d%v/dres", op.bn) }
 
 func (op reluGradOp) Do(inputs ...G.Value) (G.Value, error) {
-	if len(inputs) != 2 {
-		return nil, fmt.Errorf("%v: %d inputs, want 2", op, len(inputs))
+	if len(inputs) != 1 {
+		return nil, fmt.Errorf("%v: %d inputs, want 1", op, len(inputs))
 	}
-	in, err := op.bn.values(op, inputs, 2)
-	if err != nil {
+	if _, err := op.bn.values(op, inputs, 1); err != nil {
 		return nil, err
 	}
-	out := tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
-	g := out.Data().([]float32)
-	for i, v := range in[0] {
-		if v > 0 {
-			g[i] = in[1][i]
-		}
+	// A copy in a tensor of the op's own: gorgonia may sum other
+	// gradients into this value in place.
+	if op.bn.resGrad == nil {
+		op.bn.resGrad = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(inputs[0].Shape().Clone()...))
 	}
-	return out, nil
+	copy(op.bn.resGrad.Data().([]float32), op.bn.g)
+	return op.bn.resGrad, nil
 }

@@ -209,7 +209,6 @@ func (op convOp) run(y []float32, in [2][]float32) {
 	if b.geom == nil {
 		// The slack at the end is read by the filter gradient.
 		b.a = make([]float32, op.padded()*op.cin+op.blockRows()-op.cin)
-		b.dense = make([]float32, op.batch*op.hw()*op.cout)
 		b.packed = make([]float32, panelsOf(op.cout)*kk*op.cin*panelCols)
 		b.geom = newTapGeom(op.k, op.board+2, op.cin)
 	}
@@ -225,8 +224,7 @@ func (op convOp) run(y []float32, in [2][]float32) {
 	}
 	toPadded(x, b.a, op.board, op.batch, op.cin)
 	mb := matB{n: op.cout, k: kdim, packed: b.packed}
-	directConv(op.board, &mb, op.cin, b.geom, b.a, b.dense, op.batch)
-	fromDense(b.dense, y, op.hw(), op.batch, op.cout)
+	directConvNCHW(op.board, &mb, op.cin, b.geom, b.a, y, op.batch)
 }
 
 func (op convOp) DiffWRT(inputs int) []bool { return []bool{!op.noInputGrad, true} }
@@ -289,7 +287,6 @@ func (op convInputGradOp) run(dx []float32, in [2][]float32) {
 	b, kk := op.buf, op.taps()
 	if b.geom == nil {
 		b.a = make([]float32, op.padded()*op.cout)
-		b.dense = make([]float32, op.batch*op.hw()*op.cin)
 		b.packed = make([]float32, panelsOf(op.cin)*kk*op.cout*panelCols)
 		b.geom = newTapGeom(op.k, op.board+2, op.cout)
 	}
@@ -304,8 +301,7 @@ func (op convInputGradOp) run(dx []float32, in [2][]float32) {
 	}
 	toPadded(dy, b.a, op.board, op.batch, op.cout)
 	mb := matB{n: op.cin, k: kdim, packed: b.packed}
-	directConv(op.board, &mb, op.cout, b.geom, b.a, b.dense, op.batch)
-	fromDense(b.dense, dx, op.hw(), op.batch, op.cin)
+	directConvNCHW(op.board, &mb, op.cout, b.geom, b.a, dx, op.batch)
 }
 
 // convFilterGradOp is dw for x (B, cin, N, N) and dy (B, cout, N, N),
@@ -469,22 +465,37 @@ func toPaddedRange(src, dst []float32, board, lo, hi, ch int) {
 	}
 }
 
-// fromDense writes dense position-major src (batch·hw rows of ch) into
-// NCHW dst.
-func fromDense(src, dst []float32, hw, batch, ch int) {
-	splitSamples(batch, batch*hw*ch, func(lo, hi int) {
-		fromDenseRange(src, dst, hw, lo, hi, ch)
-	})
-}
-
-func fromDenseRange(src, dst []float32, hw, lo, hi, ch int) {
-	for s := lo; s < hi; s++ {
-		plane := dst[s*ch*hw : (s+1)*ch*hw]
-		for i := range hw {
-			row := src[(s*hw+i)*ch:][:ch]
-			for c, v := range row {
-				plane[c*hw+i] = v
+// directConvNCHW is directConv with dst in NCHW (n samples of mw.n planes
+// of N×N): each 6×16 block of the product goes from the kernel into a
+// buffer and from there into its planes, while it is in the L1 cache.
+func directConvNCHW(board int, mw *matB, cin int, g *tapGeom, act, dst []float32, n int) {
+	hw := board * board
+	cols := n * hw
+	k, out := mw.k, mw.n
+	panels := panelsOf(out)
+	_ = dst[n*out*hw-1]
+	splitRows(cols, 2*cols*out*k, func(lo, hi int) {
+		var (
+			rowOff [kernelRows]int
+			tmp    [kernelRows * panelCols]float32
+		)
+		for i := lo; i < hi; i += kernelRows {
+			rows := min(kernelRows, hi-i)
+			for r := range kernelRows {
+				rowOff[r] = paddedPoint(board, i+min(r, rows-1)) * cin
+			}
+			for p := range panels {
+				kernelConv(act, cin, &rowOff, g, mw.packed[p*k*panelCols:(p+1)*k*panelCols], tmp[:], panelCols)
+				j0 := p * panelCols
+				width := min(panelCols, out-j0)
+				for r := range rows {
+					s, q := (i+r)/hw, (i+r)%hw
+					base := (s*out+j0)*hw + q
+					for j, v := range tmp[r*panelCols : r*panelCols+width] {
+						dst[base+j*hw] = v
+					}
+				}
 			}
 		}
-	}
+	})
 }
