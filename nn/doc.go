@@ -27,7 +27,9 @@
 //
 // The default build needs no cgo and is the fast one: its kernels (gemm.go,
 // gemm_amd64.s, conv_direct.go) also serve gorgonia's Sgemm (graphblas.go),
-// so training runs on them too. The build tag "openblas" runs every
+// and the graphs' convolutions and batch norms are gorgonia ops of this
+// package on the same kernels (graphconv.go, graphbn.go), so training runs
+// on them too. The build tag "openblas" runs every
 // product on OpenBLAS through cgo instead (apt-get install libopenblas-dev;
 // set OPENBLAS_NUM_THREADS=1 when many goroutines evaluate at once); it is
 // now slower than the default build, and kept for comparison. The tag
