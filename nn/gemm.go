@@ -3,6 +3,7 @@ package nn
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // panelCols is the width of a packed panel of B: the micro-kernel's 16
@@ -87,16 +88,38 @@ func splitRows(m, flops int, f func(lo, hi int)) {
 		f(0, m)
 		return
 	}
-	per := (blocks + workers - 1) / workers * kernelRows
+	runChunks(m, max(1, blocks/(4*workers))*kernelRows, workers, f)
+}
+
+// runChunks runs f over [0, n) in chunks of the given size, which up to
+// workers goroutines take in turn: when the cores are shared and the OS
+// deschedules one of them, the others go on with the rest of the work
+// instead of waiting for a fixed half of it. Which goroutine runs a chunk
+// does not change what f computes for it.
+func runChunks(n, chunk, workers int, f func(lo, hi int)) {
+	if workers <= 1 || chunk >= n {
+		f(0, n)
+		return
+	}
+	var next atomic.Int64
+	run := func() {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			f(lo, min(n, lo+chunk))
+		}
+	}
 	var wg sync.WaitGroup
-	for lo := per; lo < m; lo += per {
+	for range workers - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f(lo, min(m, lo+per))
+			run()
 		}()
 	}
-	f(0, min(m, per))
+	run()
 	wg.Wait()
 }
 

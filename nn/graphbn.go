@@ -5,6 +5,7 @@ import (
 	"hash"
 	"hash/fnv"
 	"math"
+	"runtime"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -409,21 +410,14 @@ func (bn *bnOp) gradChannel(ch, batch, hw int, x, y, dy []float32, gamma float32
 	}
 }
 
-// splitChannels runs f over channel ranges on the two cores when the
-// tensor (of n floats) is large enough to pay for a goroutine.
+// splitChannels runs f over channel ranges on the cores (runChunks) when
+// the tensor (of n floats) is large enough to pay for the goroutines.
 func splitChannels(c, n int, f func(lo, hi int)) {
 	if c < 2 || n < 1<<14 {
 		f(0, c)
 		return
 	}
-	var done = make(chan struct{})
-	half := c / 2
-	go func() {
-		f(half, c)
-		close(done)
-	}()
-	f(0, half)
-	<-done
+	runChunks(c, max(1, c/8), runtime.GOMAXPROCS(0), f)
 }
 
 // bnGradParamOp is dγ (Σ g·x̂) or dβ (Σ g) of a bnOp, left there by the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"runtime"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -361,6 +362,10 @@ func (s convShape) blockRows() int { return (s.cin + kernelRows - 1) / kernelRow
 // cache while the row blocks stream past it.
 const filterChunk = 512
 
+// filterGroups is the number of groups of chunks the filter gradient sums
+// separately, the units its goroutines take in turn.
+const filterGroups = 4
+
 // run: for each tap t, the cin × cout product of x shifted by off_t
 // (rows ci, read with stride cin) and the padded dy, over the padded
 // points from the first interior one to the last (dy is zero on the
@@ -374,7 +379,7 @@ func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 	chunks := (points + filterChunk - 1) / filterChunk
 	if b.geom == nil {
 		b.packed = make([]float32, chunks*panelsOf(op.cout)*filterChunk*panelCols)
-		b.dense = make([]float32, 2*(kk+1)*rows*op.cout) // per half: taps' sums, a product
+		b.dense = make([]float32, filterGroups*(kk+1)*rows*op.cout) // per group: taps' sums, a product
 		b.geom = newTapGeom(op.k, op.board+2, op.cin)
 		if op.x == nil || op.x.a == nil {
 			b.a = make([]float32, op.padded()*op.cin+rows-op.cin)
@@ -396,29 +401,33 @@ func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 	}
 	chunk := func(c int) (lo, n int) { return c * filterChunk, min(filterChunk, points-c*filterChunk) }
 	panels := panelsOf(op.cout) * filterChunk * panelCols
-	splitChannels(chunks, 2*filterChunk, func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			p0, n := chunk(c)
-			packOpB(b.packed[c*panels:], false, dypad[(first+p0)*op.cout:], op.cout, op.cout, n)
-		}
-	})
-	half := rows * op.cout * (kk + 1)
-	parts := min(2, chunks)
-	splitChannels(chunks, parts*(1<<14), func(lo, hi int) {
-		part := 0
-		if lo > 0 {
-			part = 1
-		}
-		sums := b.dense[part*half : part*half+kk*rows*op.cout]
-		tmp := b.dense[part*half+kk*rows*op.cout : (part+1)*half]
-		clear(sums)
-		for c := lo; c < hi; c++ {
-			p0, n := chunk(c)
-			mb := matB{n: op.cout, k: n, packed: b.packed[c*panels:]}
-			for t, off := range b.geom.off {
-				gemmPackedRows(0, rows, xpad[(first+p0)*op.cin+off:], 1, op.cin, &mb, tmp, op.cout)
-				for i, v := range tmp {
-					sums[t*rows*op.cout+i] += v
+	for c := range chunks {
+		p0, n := chunk(c)
+		packOpB(b.packed[c*panels:], false, dypad[(first+p0)*op.cout:], op.cout, op.cout, n)
+	}
+	// The chunks fall into fixed groups with sums of their own, added in
+	// group order at the end: the result does not depend on which
+	// goroutine ran which group (a resumed training run must repeat an
+	// uninterrupted one to the bit).
+	groups := min(chunks, filterGroups)
+	per := rows * op.cout * (kk + 1)
+	workers := 1
+	if 2*rows*op.cout*points*kk > 4<<20 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runChunks(groups, 1, workers, func(lo, hi int) {
+		for g := lo; g < hi; g++ {
+			sums := b.dense[g*per : g*per+kk*rows*op.cout]
+			tmp := b.dense[g*per+kk*rows*op.cout : (g+1)*per]
+			clear(sums)
+			for c := g * chunks / groups; c < (g+1)*chunks/groups; c++ {
+				p0, n := chunk(c)
+				mb := matB{n: op.cout, k: n, packed: b.packed[c*panels:]}
+				for t, off := range b.geom.off {
+					gemmPackedRows(0, rows, xpad[(first+p0)*op.cin+off:], 1, op.cin, &mb, tmp, op.cout)
+					for i, v := range tmp {
+						sums[t*rows*op.cout+i] += v
+					}
 				}
 			}
 		}
@@ -427,8 +436,8 @@ func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 		for ci := range op.cin {
 			for co := range op.cout {
 				v := b.dense[(t*rows+ci)*op.cout+co]
-				if parts > 1 {
-					v += b.dense[half+(t*rows+ci)*op.cout+co]
+				for g := 1; g < groups; g++ {
+					v += b.dense[g*per+(t*rows+ci)*op.cout+co]
 				}
 				dw[(co*op.cin+ci)*kk+t] = v
 			}
