@@ -226,3 +226,35 @@ func TestConvOpRejectsBadShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainingIsDeterministic: two trainers given the same batches end
+// with the same weights to the bit, although the ops split their work
+// between goroutines in whatever order the scheduler runs them (a resumed
+// training run must repeat an uninterrupted one). The net is large enough
+// for every product and batch norm to split.
+func TestTrainingIsDeterministic(t *testing.T) {
+	c := Config{Board: 7, Blocks: 1, Filters: 32, D: 8, ValueHidden: 16}
+	rng := rand.New(rand.NewPCG(5, 5))
+	batches := []Batch{randomBatch(c, 48, rng), randomBatch(c, 48, rng)}
+	var weights [2]*Weights
+	for i := range weights {
+		tr, err := NewTrainer(c, DefaultTrainOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range batches {
+			if _, err := tr.Step(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		weights[i] = tr.Weights()
+	}
+	for _, name := range weights[0].Names() {
+		a, b := weights[0].data(name), weights[1].data(name)
+		for j := range a {
+			if math.Float32bits(a[j]) != math.Float32bits(b[j]) {
+				t.Fatalf("%s[%d]: %v in one run, %v in the other", name, j, a[j], b[j])
+			}
+		}
+	}
+}
