@@ -28,6 +28,10 @@ import (
 //     packed product per tap and chunk of the padded points, dy packed
 //     once; it reuses the padded x and dy the other two ops made.
 //
+// The padded layout of these ops shares its zero borders (compactPoint):
+// 64 points a 7x7 sample instead of the Evaluator's 81, which is what the
+// filter gradient's products run over.
+//
 // Every product splits its rows between the cores (splitRows). Only
 // stride 1, "same" padding and odd k ≤ 3 (the network's 3×3 and 1×1) are
 // supported: the padded layout has a border of one point.
@@ -44,7 +48,7 @@ type convShape struct {
 
 func (s convShape) hw() int       { return s.board * s.board }
 func (s convShape) taps() int     { return s.k * s.k }
-func (s convShape) padded() int   { return s.batch * (s.board + 2) * (s.board + 2) }
+func (s convShape) padded() int   { return compactSize(s.board, s.batch) }
 func (s convShape) xShape() []int { return []int{s.batch, s.cin, s.board, s.board} }
 func (s convShape) yShape() []int { return []int{s.batch, s.cout, s.board, s.board} }
 func (s convShape) wShape() []int { return []int{s.cout, s.cin, s.k, s.k} }
@@ -211,7 +215,7 @@ func (op convOp) run(y []float32, in [2][]float32) {
 		// The slack at the end is read by the filter gradient.
 		b.a = make([]float32, op.padded()*op.cin+op.blockRows()-op.cin)
 		b.packed = make([]float32, panelsOf(op.cout)*kk*op.cin*panelCols)
-		b.geom = newTapGeom(op.k, op.board+2, op.cin)
+		b.geom = newTapGeom(op.k, op.board+1, op.cin)
 	}
 	// Column (t, ci) of output o is w[o][ci][t].
 	kdim := kk * op.cin
@@ -289,7 +293,7 @@ func (op convInputGradOp) run(dx []float32, in [2][]float32) {
 	if b.geom == nil {
 		b.a = make([]float32, op.padded()*op.cout)
 		b.packed = make([]float32, panelsOf(op.cin)*kk*op.cout*panelCols)
-		b.geom = newTapGeom(op.k, op.board+2, op.cout)
+		b.geom = newTapGeom(op.k, op.board+1, op.cout)
 	}
 	kdim := kk * op.cout
 	for co := range op.cout {
@@ -373,14 +377,14 @@ const filterGroups = 4
 // chunks of points, the two halves of the chunks on the two cores.
 func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 	b, kk, rows := op.buf, op.taps(), op.blockRows()
-	first := paddedPoint(op.board, 0)
-	last := paddedPoint(op.board, op.batch*op.hw()-1)
+	first := compactPoint(op.board, 0)
+	last := compactPoint(op.board, op.batch*op.hw()-1)
 	points := last - first + 1
 	chunks := (points + filterChunk - 1) / filterChunk
 	if b.geom == nil {
 		b.packed = make([]float32, chunks*panelsOf(op.cout)*filterChunk*panelCols)
 		b.dense = make([]float32, filterGroups*(kk+1)*rows*op.cout) // per group: taps' sums, a product
-		b.geom = newTapGeom(op.k, op.board+2, op.cin)
+		b.geom = newTapGeom(op.k, op.board+1, op.cin)
 		if op.x == nil || op.x.a == nil {
 			b.a = make([]float32, op.padded()*op.cin+rows-op.cin)
 		}
@@ -447,9 +451,30 @@ func (op convFilterGradOp) run(dw []float32, in [2][]float32) {
 
 func panelsOf(n int) int { return (n + panelCols - 1) / panelCols }
 
+// compactPoint returns the index of dense point p (= s·N² + y·N + x) in
+// the compact padded layout of the graph ops: rows of W = N+1 points, the
+// last point of each row zero, and one zero row before every sample and
+// after the last. The zero point ending a row is the right border of that
+// row and the left border of the next, and the zero row between two
+// samples the bottom border of one and the top border of the other, so
+// every 3×3 tap of a point is again at a fixed offset (newTapGeom with
+// width N+1), reading zero off the board. Index 0 is a zero point before
+// the first row, for the up-left tap of the first point.
+func compactPoint(board, p int) int {
+	n := board
+	s, i := p/(n*n), p%(n*n)
+	row := s*(n+1) + i/n + 1
+	return 1 + row*(n+1) + i%n
+}
+
+// compactSize is the number of points of the compact layout for batch
+// samples: the leading point, the rows of the samples and their zero rows,
+// and the final zero row.
+func compactSize(board, batch int) int { return 1 + (batch*(board+1)+1)*(board+1) }
+
 // toPadded writes NCHW src (batch samples of ch planes of N×N) into the
-// interior of the padded position-major dst; the border is left as it is
-// (zero: nothing else writes there).
+// interior of the compact padded position-major dst; the border is left
+// as it is (zero: nothing else writes there).
 func toPadded(src, dst []float32, board, batch, ch int) {
 	hw := board * board
 	splitSamples(batch, batch*hw*ch, func(lo, hi int) {
@@ -466,7 +491,7 @@ func toPaddedRange(src, dst []float32, board, lo, hi, ch int) {
 	for s := lo; s < hi; s++ {
 		plane := src[s*ch*hw : (s+1)*ch*hw]
 		for i := range hw {
-			row := dst[paddedPoint(board, s*hw+i)*ch:][:ch]
+			row := dst[compactPoint(board, s*hw+i)*ch:][:ch]
 			for c := range row {
 				row[c] = plane[c*hw+i]
 			}
@@ -491,7 +516,7 @@ func directConvNCHW(board int, mw *matB, cin int, g *tapGeom, act, dst []float32
 		for i := lo; i < hi; i += kernelRows {
 			rows := min(kernelRows, hi-i)
 			for r := range kernelRows {
-				rowOff[r] = paddedPoint(board, i+min(r, rows-1)) * cin
+				rowOff[r] = compactPoint(board, i+min(r, rows-1)) * cin
 			}
 			for p := range panels {
 				kernelConv(act, cin, &rowOff, g, mw.packed[p*k*panelCols:(p+1)*k*panelCols], tmp[:], panelCols)
