@@ -93,6 +93,11 @@ func (p *Position) SetToMove(c Color) {
 	p.toMove = c
 }
 
+// ResetPasses forgets the consecutive passes just played, so that the next
+// pass does not end the game: for judging a position afresh, as a null-move
+// test does when it gives the opponent a free move.
+func (p *Position) ResetPasses() { p.passes = 0 }
+
 // Passes returns the number of consecutive passes just played.
 func (p *Position) Passes() int { return p.passes }
 

@@ -26,6 +26,9 @@ type ProofConfig struct {
 	Evaluator rzs.Evaluator
 	// Workers is how many problems are proved at once (0: 1).
 	Workers int
+	// CriticalBudget is the node budget of the check that keeps a label
+	// only where the side to move must act (0: Budget; see critical).
+	CriticalBudget int
 }
 
 func (c *ProofConfig) defaults() {
@@ -42,6 +45,9 @@ func (c *ProofConfig) defaults() {
 		c.Evaluator = rzs.LDB()
 	}
 	c.Workers = max(c.Workers, 1)
+	if c.CriticalBudget <= 0 {
+		c.CriticalBudget = c.Budget
+	}
 }
 
 // ProofStats counts what ProofSamples did.
@@ -49,6 +55,7 @@ type ProofStats struct {
 	Problems int // book problems tried
 	Solves   int // searches run (two per problem: either side living)
 	Proven   int // searches that proved their root
+	Labels   int // winning moves found in the proofs (before the check that the mover must act)
 	Samples  int // samples taken from the proofs
 }
 
@@ -105,6 +112,7 @@ feed:
 	for _, r := range results {
 		st.Solves += r.solves
 		st.Proven += r.proven
+		st.Labels += r.labels
 		st.Samples += len(r.samples)
 		out = append(out, r.samples...)
 	}
@@ -113,8 +121,8 @@ feed:
 
 // proved is what the searches on one book problem gave.
 type proved struct {
-	solves, proven int
-	samples        []Problem
+	solves, proven, labels int
+	samples                []Problem
 }
 
 // prove runs the searches of one book problem (one per living side) and
@@ -132,7 +140,13 @@ func prove(ctx context.Context, p Problem, cfg ProofConfig) proved {
 			continue
 		}
 		r.proven++
-		r.samples = append(r.samples, proofLabels(p.Name, pr, res.Tree, cfg.MaxDepth)...)
+		labels := proofLabels(p.Name, pr, res.Tree, cfg.MaxDepth)
+		r.labels += len(labels)
+		for _, l := range labels {
+			if critical(ctx, pr, l.Position, cfg) {
+				r.samples = append(r.samples, l)
+			}
+		}
 	}
 	r.samples = shallowest(r.samples, cfg.PerProblem)
 	return r
@@ -193,6 +207,31 @@ func proofLabels(name string, pr *game.Problem, tree *rzs.ProofTree, maxDepth in
 	}
 	walk(tree, pr.StartPosition(), 0)
 	return out
+}
+
+// critical reports whether the side to move in pos, a position of pr's
+// proof where it wins, may need to act there: unless the opponent, given a
+// free move instead (a null move), is proven within cfg.CriticalBudget
+// nodes to lose all the same. Where the mover wins anyway (a group already
+// alive, a problem set for the wrong side), any move wins and the proof's
+// move is only the first one the search tried; such labels would teach the
+// search its own guesses, so they are dropped. An unproven check keeps the
+// label: proving the null move's loss can cost far more than the proof did.
+// (The null move is not a pass: under the solver's rules a pass answered by
+// a pass ends the game as a failure of the living side.)
+func critical(ctx context.Context, pr *game.Problem, pos *game.Position, cfg ProofConfig) bool {
+	mover := pos.ToMove()
+	after := pos.Copy()
+	after.SetToMove(mover.Opponent())
+	after.ResetPasses()
+	q := *pr
+	q.Start = after
+	res := rzs.Solve(ctx, &q, rzs.Options{Budget: cfg.CriticalBudget, Evaluator: cfg.Evaluator})
+	if res.Status == rzs.Unknown {
+		return true
+	}
+	moverWins := (res.Status == rzs.Win) == (mover == pr.Living())
+	return !moverWins
 }
 
 // shallowest keeps at most n samples, the shallowest first (stable, so

@@ -25,6 +25,7 @@ func TestProofSamplesAgreeWithBook(t *testing.T) {
 	problems = problems[:30]
 	cfg := ProofConfig{Budget: 3000, MaxDepth: 6, PerProblem: 10, Workers: 2}
 	samples, st, err := ProofSamples(context.Background(), problems, cfg, nil)
+	t.Logf("%+v", st)
 	if err != nil {
 		t.Fatal(err)
 	}
