@@ -4,7 +4,7 @@
 // book's first move; nothing says whether that side lives or kills. Load
 // reads such files, Samples turns each problem into a move-prediction
 // sample (the legal moves of the problem's area, with the book's move as the
-// one played), and the feature models of package train learn from them the
+// one played), and the feature models of package featmodel learn from them the
 // moves that life-and-death positions want, which the solver then uses as
 // priors (rzs.Learned).
 //
@@ -14,4 +14,9 @@
 // region's vital point, and how the liberties of the blocks next to the
 // move change. The features of both kinds are colour-relative (own is the
 // side to move), so one model serves the living and the killing side.
+//
+// ProofSamples adds the solver's own knowledge: it proves each book
+// problem for either side living and labels the positions of the proofs
+// where the side to move wins and may need to act with the proof's
+// winning move, samples that reach past the book's first move.
 package tsumego
