@@ -124,16 +124,18 @@ func (nopProgress) Start(int, string) {}
 func (nopProgress) Add(int)           {}
 func (nopProgress) Finish()           {}
 
-// entry is an event: its key and the global number of its move.
+// entry is an event: its key, the key's extension and the global number
+// of its move.
 type entry struct {
-	key uint64
-	ref uint32
+	key, ext uint64
+	ref      uint32
 }
 
 // builder accumulates the arrays of the index file.
 type builder struct {
 	moveBase, srcOff, pointBase, chgBase []uint32
 	moves, pointOff, changes             []uint16
+	snaps                                []uint64 // snapWords per move
 	sizes, results, ids, src             []byte
 	entries                              []entry
 	captures                             int
@@ -187,7 +189,7 @@ func (b *builder) addGame(g *datasets.Game) error {
 	nEntries, nMoves := len(b.entries), len(b.moves)
 	caps, err := b.replay(g, size)
 	if err != nil {
-		b.entries, b.moves = b.entries[:nEntries], b.moves[:nMoves]
+		b.entries, b.moves, b.snaps = b.entries[:nEntries], b.moves[:nMoves], b.snaps[:nMoves*snapWords]
 		b.skipped[skipBad]++
 		return nil
 	}
@@ -196,7 +198,7 @@ func (b *builder) addGame(g *datasets.Game) error {
 		changes += len(b.hist[p])
 	}
 	if changes > 1<<16-1 {
-		b.entries, b.moves = b.entries[:nEntries], b.moves[:nMoves]
+		b.entries, b.moves, b.snaps = b.entries[:nEntries], b.moves[:nMoves], b.snaps[:nMoves*snapWords]
 		b.skipped[skipLong]++
 		return nil
 	}
@@ -229,6 +231,7 @@ func (b *builder) replay(g *datasets.Game, size int) (int, error) {
 		}
 		if pass {
 			b.moves = append(b.moves, uint16(colour)*moveWhite|movePass)
+			b.snaps = append(b.snaps, make([]uint64, snapWords)...)
 			if err := playAs(pos, colour, game.Pass); err != nil {
 				return 0, err
 			}
@@ -245,6 +248,8 @@ func (b *builder) replay(g *datasets.Game, size int) (int, error) {
 		}
 		n, ref := len(b.moves)-int(base), uint32(len(b.moves)-1)
 		caps += b.record(pos, colour, x, y, n, ref, pos.Captured(opp) != before)
+		snap := snapshot(b.board, size, x, y)
+		b.snaps = append(b.snaps, snap[:]...)
 	}
 	return caps, nil
 }
@@ -276,9 +281,10 @@ func (b *builder) record(pos *game.Position, colour, x, y, n int, ref uint32, ca
 		b.moves[ref] |= moveCaptures
 	}
 	for v := 0; v < numViews; v++ {
-		b.entries = append(b.entries, entry{eventKey(kindMove, colour, v, b.board, size, x, y), ref})
+		b.entries = append(b.entries, entry{eventKey(kindMove, colour, v, b.board, size, x, y), eventExt(v, b.board, size, x, y), ref})
 		for _, p := range captured {
-			b.entries = append(b.entries, entry{eventKey(kindCapture, 1-colour, v, b.board, size, p%size, p/size), ref})
+			px, py := p%size, p/size
+			b.entries = append(b.entries, entry{eventKey(kindCapture, 1-colour, v, b.board, size, px, py), eventExt(v, b.board, size, px, py), ref})
 		}
 	}
 	return len(captured)
@@ -375,14 +381,15 @@ func (b *builder) sections() []section {
 		return int(x.ref) - int(y.ref)
 	})
 	keys := make([]uint64, len(b.entries))
+	exts := make([]uint64, len(b.entries))
 	refs := make([]uint32, len(b.entries))
 	for i, e := range b.entries {
-		keys[i], refs[i] = e.key, e.ref
+		keys[i], exts[i], refs[i] = e.key, e.ext, e.ref
 	}
 	b.entries = nil
 	return []section{
-		{"keys", asBytes(keys)}, {"refs", asBytes(refs)},
-		{"movebase", asBytes(b.moveBase)}, {"moves", asBytes(b.moves)},
+		{"keys", asBytes(keys)}, {"exts", asBytes(exts)}, {"refs", asBytes(refs)},
+		{"movebase", asBytes(b.moveBase)}, {"moves", asBytes(b.moves)}, {"snaps", asBytes(b.snaps)},
 		{"sizes", b.sizes}, {"results", b.results}, {"ids", b.ids},
 		{"srcoff", asBytes(b.srcOff)}, {"src", b.src},
 		{"pointbase", asBytes(b.pointBase)}, {"chgbase", asBytes(b.chgBase)},

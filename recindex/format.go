@@ -27,7 +27,7 @@ import (
 // integers that are used in place through a read-only memory map.
 const (
 	magic         = "LZRECIDX"
-	FormatVersion = 1
+	FormatVersion = 2 // 2: key extensions and move snapshots
 	headerLen     = 32
 	sectionLen    = 32
 )

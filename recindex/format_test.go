@@ -3,6 +3,7 @@ package recindex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func TestDamagedIndex(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			return os.WriteFile(path, []byte(strings.Replace(string(data), `"version": 1`, `"version": 99`, 1)), 0o644)
+			return os.WriteFile(path, []byte(strings.Replace(string(data), fmt.Sprintf(`"version": %d`, FormatVersion), `"version": 99`, 1)), 0o644)
 		}, MetaFile, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

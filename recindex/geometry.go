@@ -102,6 +102,40 @@ func abs(x int) int {
 	return x
 }
 
+// The extension of an event's key in one view, stored beside the key: the
+// 24 points of the view beyond its 5x5 block that a 7x7 pattern can reach,
+// 2 bits each (bits 0..47): for a quadrant view the points at distance 5
+// and 6 (the 7x7 block with the event in its corner), for the centre view
+// those at distance 3 (the 7x7 block centred on it). The skip scan reads
+// keys only; a key that matches has its extension tested before it
+// becomes a candidate, so the points beyond the key's block reject
+// candidates from a sequential read instead of a verification.
+var (
+	quadExtCells   = quadOrder(6)[len(quadCells):]
+	centreExtCells = ringAt(3)
+)
+
+// extOffset is the step from an event's point to extension cell j of view v.
+func extOffset(v, j int) offset {
+	if v == centreView {
+		return centreExtCells[j]
+	}
+	return quadOffset(v, quadExtCells[j])
+}
+
+// extShift is the bit position of extension cell j.
+func extShift(j int) int { return 2 * j }
+
+// eventExt computes the extension of an event at (x, y) seen from view v.
+func eventExt(v int, board []uint8, size, x, y int) uint64 {
+	var ext uint64
+	for j := range quadExtCells {
+		o := extOffset(v, j)
+		ext |= uint64(codeAt(board, size, x+o.dx, y+o.dy)) << extShift(j)
+	}
+	return ext
+}
+
 // eventKey computes the key of an event at (x, y) seen from view v, on a
 // board of side size whose codes are in board (row-major).
 func eventKey(kind, colour, v int, board []uint8, size, x, y int) uint64 {

@@ -19,10 +19,16 @@ type Index struct {
 	file *mappedFile
 
 	keys []uint64 // events, once per view, sorted
+	exts []uint64 // each key's extension (eventExt)
 	refs []uint32 // global move number of each key's event
+	// buckets[p] is the first key whose top prefixBits bits are >= p
+	// (len 1<<prefixBits + 1), built by Open: a seek jumps straight to its
+	// target's bucket instead of galloping across the 400 MB of keys.
+	buckets []uint32
 
 	moveBase []uint32 // first global move of each game, games+1
 	moves    []uint16 // colour bit and point (or movePass) of every move
+	snaps    []uint64 // snapWords per move: the block around its point after it
 
 	sizes, results, ids, src []byte
 	srcOff                   []uint32
@@ -107,8 +113,14 @@ func (x *Index) load() error {
 		return err
 	}
 	get(&x.refs, "refs", e)
+	if err == nil {
+		x.exts, err = sectionOf[uint64](f, "exts", e)
+	}
 	get(&x.moveBase, "movebase", g+1)
 	get16(&x.moves, "moves", m.Moves)
+	if err == nil {
+		x.snaps, err = sectionOf[uint64](f, "snaps", snapWords*m.Moves)
+	}
 	get8(&x.sizes, "sizes", g)
 	get8(&x.results, "results", g)
 	get8(&x.ids, "ids", g*idLen)
@@ -164,17 +176,40 @@ func (x *Index) check() error {
 // chunk at a time, releasing each chunk once read.
 func (x *Index) checkEvents() error {
 	const chunk = 1 << 22
+	x.buckets = make([]uint32, 1<<prefixBits+1)
+	next := 0 // the next bucket to start
 	for lo := 0; lo < len(x.keys); lo += chunk {
 		hi := min(len(x.keys), lo+chunk)
 		for i := lo; i < hi; i++ {
 			if int(x.refs[i]) >= len(x.moves) || x.keys[i]&pointMask >= MaxSide*MaxSide || (i > 0 && x.keys[i] < x.keys[i-1]) {
 				return corruptf(x.file.path, "event %d out of range", i)
 			}
+			for p := int(x.keys[i] >> prefixShift); next <= p; next++ {
+				x.buckets[next] = uint32(i)
+			}
 		}
 		releaseSlice(x.file, x.keys[lo:hi])
 		releaseSlice(x.file, x.refs[lo:hi])
 	}
+	for ; next < len(x.buckets); next++ {
+		x.buckets[next] = uint32(len(x.keys))
+	}
 	return nil
+}
+
+// Buckets of the keys by their top bits (kind, colour, view and the
+// nearest points).
+const (
+	prefixBits  = 20
+	prefixShift = 64 - prefixBits
+)
+
+// seek returns the first index in [i, hi) whose key is >= k (hi when
+// none), searching only k's bucket.
+func (x *Index) seek(i, hi int, k uint64) int {
+	p := k >> prefixShift
+	i = max(i, int(x.buckets[p]))
+	return lowerBound(x.keys, i, min(hi, int(x.buckets[p+1])), k)
 }
 
 // gameOf returns the game of global move ref.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -180,9 +179,11 @@ func (s *searcher) combo(ctx context.Context, ci int) {
 		k := keys[i]
 		s.scanned++
 		if k&c.keyMask == c.keyValue {
-			s.cands = append(s.cands, uint64(s.x.refs[i])<<32|uint64(ci)<<pointBits|k&pointMask)
-			if len(s.cands) == candBatch {
-				s.flush(ctx)
+			if s.x.exts[i]&c.extMask == c.extValue {
+				s.cands = append(s.cands, uint64(s.x.refs[i])<<32|uint64(ci)<<pointBits|k&pointMask)
+				if len(s.cands) == candBatch {
+					s.flush(ctx)
+				}
 			}
 			i++
 			continue
@@ -191,7 +192,7 @@ func (s *searcher) combo(ctx context.Context, ci int) {
 		if !ok {
 			return
 		}
-		i = lowerBound(keys, i+1, hi, next)
+		i = s.x.seek(i+1, hi, next)
 	}
 }
 
@@ -229,7 +230,17 @@ func lowerBound(keys []uint64, i, hi int, k uint64) int {
 		i += step
 		step *= 2
 	}
-	return i + sort.Search(min(hi, i+step+1)-i, func(j int) bool { return keys[i+j] >= k })
+	// The answer is in (i, min(hi, i+step)]: a binary search, no closure.
+	lo, up := i, min(hi, i+step+1)
+	for lo < up {
+		mid := int(uint(lo+up) >> 1)
+		if keys[mid] < k {
+			lo = mid + 1
+		} else {
+			up = mid
+		}
+	}
+	return lo
 }
 
 // flush verifies the gathered candidates in game and move order.
@@ -313,13 +324,18 @@ func (s *searcher) verify(c *combo, g, pt int, ref uint32) {
 
 // verifyPoints checks the variant's points placed at (ox, oy) after move n
 // of game g. Without captures, the anchor is the only point the move
-// changed, and the key match proved every point outside c.check; with
+// changed, and the key match proved every point outside c.check: the
+// move's snapshot tests those it holds, the timelines the others; with
 // captures, every point is checked, and a hit that an earlier point of
 // the variant also made appear is left to that point's combo.
 func (x *Index) verifyPoints(c *combo, g, n, ox, oy, size int, captures bool) bool {
 	v := c.v
 	if !captures {
-		for _, i := range c.check {
+		ref := x.moveBase[g] + uint32(n-1)
+		if !c.snap.passes(x.snaps[ref*snapWords : ref*snapWords+snapWords]) {
+			return false
+		}
+		for _, i := range c.far {
 			q := v.pts[i]
 			if _, after := x.statesAt(g, (oy+q.y)*size+ox+q.x, n); !maskHas(q.mask, after) {
 				return false

@@ -266,11 +266,21 @@ func TestSearchMatchesScan(t *testing.T) {
 		{"4x3 rectangle", "X X O ?\n. . O .\n? . . .", false, false},
 		{"fixed corner", "at 1 1\n. . . .\n. . . .\n. . X .\n. . . .", false, false},
 		{"fixed edge, no swap", "at 3 1\n. . .\n. X O", false, true},
+		// Points beyond a key's 5x5 block: in the move's snapshot (up to 5
+		// from the anchor) or beyond it (6), and a mask (*) that the
+		// snapshot's bits cannot test.
+		{"7x7 far corners", "X ? ? ? ? ? ?\n? ? ? ? ? ? ?\n? ? ? ? ? ? ?\n? ? ? . ? ? ?\n? ? ? ? ? ? ?\n? ? ? ? ? ? ?\n? ? ? ? ? ? O", false, false},
+		{"6x6 far stone any", "X ? ? ? ? .\n? ? ? ? ? ?\n? ? ? ? ? ?\n? ? ? ? ? ?\n? ? ? ? ? ?\n. ? ? ? ? *", false, false},
+		{"7x1 line", "X ? ? ? ? ? X", false, false},
 	}
 	r := rand.New(rand.NewPCG(7, 0))
 	for i := 0; i < 24; i++ {
 		p := x.SamplePattern(r, 2, 5)
 		cases = append(cases, tc{name: fmt.Sprintf("sampled %d", i), diagram: p.String()})
+	}
+	for i := 0; i < 8; i++ {
+		p := x.SamplePattern(r, 6, 7)
+		cases = append(cases, tc{name: fmt.Sprintf("sampled large %d", i), diagram: p.String()})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -361,6 +371,71 @@ func TestSearchLimit(t *testing.T) {
 			want := all.Hits[:min(limit, len(all.Hits))]
 			if !slices.Equal(res.Hits, want) || res.NumHits != all.NumHits || res.Games != all.Games || !slices.Equal(res.Continuations, all.Continuations) {
 				t.Errorf("limit %d workers %d: %d hits kept of %d, want %d of %d", limit, workers, len(res.Hits), res.NumHits, len(want), all.NumHits)
+			}
+		}
+	}
+}
+
+// TestSnapshots: every move's snapshot holds the codes of the points
+// around it in the position after it, as an independent replay gives them
+// (off the board: codeOff).
+func TestSnapshots(t *testing.T) {
+	td := buildTestIndex(t)
+	x := openTestIndex(t)
+	games := replayAll(t, td.games)
+	checked := 0
+	for g, rg := range games {
+		for n, mv := range rg.moves {
+			if mv < 0 {
+				continue
+			}
+			ref := int(x.moveBase[g]) + n
+			snap := x.snaps[ref*snapWords : (ref+1)*snapWords]
+			board := rg.boards[n+1]
+			for dy := -snapRadius; dy <= snapRadius; dy++ {
+				for dx := -snapRadius; dx <= snapRadius; dx++ {
+					px, py := mv%rg.size+dx, mv/rg.size+dy
+					want := uint64(codeOff)
+					if px >= 0 && py >= 0 && px < rg.size && py < rg.size {
+						want = uint64(board[py*rg.size+px])
+					}
+					b := snapBit(dx, dy)
+					if got := snap[b/64] >> (b % 64) & 3; got != want {
+						t.Fatalf("game %d move %d: snapshot at (%+d,%+d) holds %d, the replay %d", g, n+1, dx, dy, got, want)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no move checked")
+	}
+}
+
+// TestKeyExtensions: every key's extension holds the codes of its view's
+// points beyond the key's block in the position after the event's move,
+// as an independent replay gives them.
+func TestKeyExtensions(t *testing.T) {
+	td := buildTestIndex(t)
+	x := openTestIndex(t)
+	games := replayAll(t, td.games)
+	for i, k := range x.keys {
+		ref := x.refs[i]
+		g := x.gameOf(ref)
+		rg := games[g]
+		board := rg.boards[int(ref-x.moveBase[g])+1]
+		view := int(k>>viewShift) & 7
+		p := int(k & pointMask)
+		for j := range quadExtCells {
+			o := extOffset(view, j)
+			px, py := p%rg.size+o.dx, p/rg.size+o.dy
+			want := uint64(codeOff)
+			if px >= 0 && py >= 0 && px < rg.size && py < rg.size {
+				want = uint64(board[py*rg.size+px])
+			}
+			if got := x.exts[i] >> extShift(j) & 3; got != want {
+				t.Fatalf("event %d (game %d, view %d, point %d): extension cell %d holds %d, the replay %d", i, g, view, p, j, got, want)
 			}
 		}
 	}

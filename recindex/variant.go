@@ -115,12 +115,19 @@ type combo struct {
 	anchor int // index in v.pts
 	kind   int
 	colour int // 0 black, 1 white
-	// keyMask and keyValue test an event's key: (key & keyMask) == keyValue.
+	// keyMask and keyValue test an event's key: (key & keyMask) == keyValue;
+	// extMask and extValue its extension.
 	keyMask, keyValue uint64
+	extMask, extValue uint64
 	// check lists the points (indexes in v.pts) that a key match does
 	// not prove: outside the view's block, or with a mask the key bits
 	// cannot say.
 	check []int
+	// For a move event (the anchor is the move's point, the centre of its
+	// snapshot), snap tests the points of check that the snapshot holds
+	// and far lists the others (indexes in v.pts, stones first).
+	snap snapTest
+	far  []int
 }
 
 // combos lists every event that can make variant v appear. A stone point
@@ -148,8 +155,9 @@ func (v *variant) combo(anchor, kind, colour int) combo {
 	best, bestView := -1, 0
 	for view := 0; view < numViews; view++ {
 		m, val, weight := v.viewConstraint(a, view)
-		if weight > best {
-			best, bestView, c.keyMask, c.keyValue = weight, view, m, val
+		em, ev, extWeight := v.extConstraint(a, view)
+		if weight += extWeight; weight > best {
+			best, bestView, c.keyMask, c.keyValue, c.extMask, c.extValue = weight, view, m, val, em, ev
 		}
 	}
 	c.keyMask |= 3<<62 | 7<<viewShift
@@ -158,13 +166,22 @@ func (v *variant) combo(anchor, kind, colour int) combo {
 		c.keyMask |= pointMask
 		c.keyValue |= uint64((v.y+a.y)*v.size + v.x + a.x)
 	}
-	proven := map[[2]int]bool{}
+	// proven marks the variant's cells that the key or its extension hold
+	// (a slice, not a map: combos are built for every query, up to 784).
+	proven := make([]bool, v.w*v.h)
+	mark := func(o offset) {
+		if x, y := a.x+o.dx, a.y+o.dy; x >= 0 && y >= 0 && x < v.w && y < v.h {
+			proven[y*v.w+x] = true
+		}
+	}
 	for j := range quadCells {
-		o := viewOffset(bestView, j)
-		proven[[2]int{a.x + o.dx, a.y + o.dy}] = true
+		mark(viewOffset(bestView, j))
+	}
+	for j := range quadExtCells {
+		mark(extOffset(bestView, j))
 	}
 	for i, pt := range v.pts {
-		if m, _ := codeConstraint(pt.mask); i != anchor && (m == 0 || !proven[[2]int{pt.x, pt.y}]) {
+		if m, _ := codeConstraint(pt.mask); i != anchor && (m == 0 || !proven[pt.y*v.w+pt.x]) {
 			c.check = append(c.check, i)
 		}
 	}
@@ -173,6 +190,14 @@ func (v *variant) combo(anchor, kind, colour int) combo {
 	slices.SortStableFunc(c.check, func(i, j int) int {
 		return selectivity(v.pts[j].mask) - selectivity(v.pts[i].mask)
 	})
+	if kind == kindMove {
+		for _, i := range c.check {
+			pt := v.pts[i]
+			if m, val := codeConstraint(pt.mask); !c.snap.add(pt.x-a.x, pt.y-a.y, m, val) {
+				c.far = append(c.far, i)
+			}
+		}
+	}
 	return c
 }
 
@@ -191,6 +216,24 @@ func (v *variant) viewConstraint(a vpoint, view int) (mask, value uint64, weight
 		mask |= m << cellShift(j)
 		value |= val << cellShift(j)
 		weight += selectivity(v.cells[y*v.w+x]) * (2*len(quadCells) - j)
+	}
+	return mask, value, weight
+}
+
+// extConstraint is the test on the view's key extension that variant v's
+// points there imply, and its weight: what the points say, less than a
+// key point (the skip scan does not use them, they only cut candidates).
+func (v *variant) extConstraint(a vpoint, view int) (mask, value uint64, weight int) {
+	for j := range quadExtCells {
+		o := extOffset(view, j)
+		x, y := a.x+o.dx, a.y+o.dy
+		if x < 0 || y < 0 || x >= v.w || y >= v.h {
+			continue
+		}
+		m, val := codeConstraint(v.cells[y*v.w+x])
+		mask |= m << extShift(j)
+		value |= val << extShift(j)
+		weight += selectivity(v.cells[y*v.w+x]) * len(quadCells) / 2
 	}
 	return mask, value, weight
 }
