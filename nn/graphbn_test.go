@@ -240,3 +240,48 @@ func TestBNOpNumericGradient(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainingStepMatchesGorgoniaOps: a training step of the whole network
+// on this package's ops gives the losses, weights and running statistics
+// that the same step on gorgonia's Conv2d, BatchNorm, Add and Rectify
+// gives (plain SGD, so the weights move by the gradients themselves).
+func TestTrainingStepMatchesGorgoniaOps(t *testing.T) {
+	if !useConvOps {
+		t.Skip("this build trains on gorgonia's ops")
+	}
+	c := Config{Board: 7, Blocks: 2, Filters: 16, D: 8, ValueHidden: 16}
+	opts := DefaultTrainOptions()
+	opts.Momentum, opts.LearningRate = 0, 0.1
+	rng := rand.New(rand.NewPCG(9, 9))
+	batches := []Batch{randomBatch(c, 12, rng), randomBatch(c, 12, rng)}
+	run := func(ours bool) ([]Losses, *Weights) {
+		useConvOps = ours
+		defer func() { useConvOps = true }()
+		tr, err := NewTrainer(c, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ls []Losses
+		for _, b := range batches {
+			l, err := tr.Step(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ls = append(ls, l)
+		}
+		return ls, tr.Weights()
+	}
+	wantL, want := run(false)
+	gotL, got := run(true)
+	for i := range wantL {
+		if d := math.Abs(gotL[i].Total - wantL[i].Total); d > 1e-4*max(1, math.Abs(wantL[i].Total)) {
+			t.Errorf("step %d: loss %v, gorgonia's ops give %v", i, gotL[i], wantL[i])
+		}
+	}
+	for _, name := range want.Names() {
+		w, g := want.data(name), got.data(name)
+		if d, tol := maxAbsDiff(g, w), 1e-4*max(1, rms(w)); d > tol {
+			t.Errorf("%s differs by %g after two steps (tolerance %g)", name, d, tol)
+		}
+	}
+}
