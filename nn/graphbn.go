@@ -12,9 +12,10 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// bnOp is batch norm with its scale and shift, and optionally the ReLU
-// after them, as one gorgonia op: y = relu?(γ·(x − μ)/√(σ² + ε) + β) for
-// x (B, C, N, N) and γ, β (1, C, 1, 1). G.BatchNorm is a normalising op,
+// bnOp is batch norm with its scale and shift, and optionally a residual
+// input r and the ReLU after them, as one gorgonia op:
+// y = relu?(γ·(x − μ)/√(σ² + ε) + β (+ r)) for x, r (B, C, N, N) and γ, β
+// (1, C, 1, 1). G.BatchNorm is a normalising op,
 // then a broadcast product and sum that repeat γ and β to x's size, and
 // their gradients sum over the repeats: in a 5x64 training step those
 // copies took about a fifth of the time.
@@ -22,9 +23,10 @@ import (
 // In training mode μ and σ² are the batch's (σ² biased), and the running
 // statistics move towards the batch's with G.BatchNorm's convention
 // (new = m·batch + (1−m)·old, the variance unbiased); in evaluation mode
-// the running statistics normalise. The gradients are three ops (for x,
-// γ and β; gorgonia ops have one output each); dx reads the batch's μ and
-// 1/σ from the forward op of the same run.
+// the running statistics normalise. The gradients are an op each (for x,
+// γ, β and r; gorgonia ops have one output each); dx reads the batch's μ
+// and 1/σ from the forward op of the same run, and the others read what
+// dx leaves.
 type bnOp struct {
 	channels, size int // C, and the elements of x
 	momentum       float64

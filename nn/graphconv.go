@@ -17,9 +17,9 @@ import (
 // col2im in reverse: in a 5x64 training step the products were a fifth of
 // the time and the loops and copies around them most of the rest, on one
 // core. These ops keep the graph's NCHW tensors at their edges but compute
-// inside on the padded position-major layout of conv_direct.go:
+// inside on a padded position-major layout like that of conv_direct.go:
 //
-//   - convOp: y = conv(x, w), the direct kernel (directConv) with the
+//   - convOp: y = conv(x, w), the direct kernel (directConvNCHW) with the
 //     weights packed in (tap, channel) order;
 //   - convInputGradOp: dx = the same direct kernel over the padded dy with
 //     the weights flipped (tap t reads the kernel's tap k²−1−t) and their
@@ -32,7 +32,7 @@ import (
 // 64 points a 7x7 sample instead of the Evaluator's 81, which is what the
 // filter gradient's products run over.
 //
-// Every product splits its rows between the cores (splitRows). Only
+// Every product splits its work between the cores (runChunks). Only
 // stride 1, "same" padding and odd k ≤ 3 (the network's 3×3 and 1×1) are
 // supported: the padded layout has a border of one point.
 
@@ -167,7 +167,7 @@ type convOp struct {
 // runs one op at a time, and each op node has its own.
 type convBufs struct {
 	a, b   []float32 // padded activations (x or dy)
-	dense  []float32 // a product's output, position-major
+	dense  []float32 // the filter gradient's sums and products
 	packed []float32 // packed operand
 	geom   *tapGeom
 	out    *tensor.Dense // the output value when the machine gives none
@@ -482,8 +482,8 @@ func toPadded(src, dst []float32, board, batch, ch int) {
 	})
 }
 
-// splitSamples runs f over sample ranges on the two cores when the
-// tensor (of n floats) is large enough to pay for a goroutine.
+// splitSamples runs f over sample ranges on the cores when the tensor (of
+// n floats) is large enough to pay for the goroutines.
 func splitSamples(batch, n int, f func(lo, hi int)) { splitChannels(batch, n, f) }
 
 func toPaddedRange(src, dst []float32, board, lo, hi, ch int) {
