@@ -126,8 +126,9 @@ type combo struct {
 	// For a move event (the anchor is the move's point, the centre of its
 	// snapshot), snap tests the points of check that the snapshot holds
 	// and far lists the others (indexes in v.pts, stones first).
-	snap snapTest
-	far  []int
+	snap     snapTest
+	snapUsed bool // snap tests some point
+	far      []int
 }
 
 // combos lists every event that can make variant v appear. A stone point
@@ -193,7 +194,9 @@ func (v *variant) combo(anchor, kind, colour int) combo {
 	if kind == kindMove {
 		for _, i := range c.check {
 			pt := v.pts[i]
-			if m, val := codeConstraint(pt.mask); !c.snap.add(pt.x-a.x, pt.y-a.y, m, val) {
+			if m, val := codeConstraint(pt.mask); c.snap.add(pt.x-a.x, pt.y-a.y, m, val) {
+				c.snapUsed = true
+			} else {
 				c.far = append(c.far, i)
 			}
 		}
