@@ -359,18 +359,29 @@ func (x *Index) verifyPoints(c *combo, g, n, ox, oy, size int, captures bool) bo
 // contiguous, so the scan reads a few cache lines).
 func (x *Index) continuation(g int, ref uint32, v *variant, ox, oy int) Continuation {
 	size := int(x.sizes[g])
+	// The rectangle's rows as bit ranges, a shift or two a row: setting
+	// its points one by one was a third of a many-hit search (a chain of
+	// read-modify-writes on the same word).
 	var rect [1 << pointBits / 64]uint64
+	rowMask := uint64(1)<<v.w - 1
 	for my := 0; my < v.h; my++ {
 		row := (oy+my)*size + ox
-		for p := row; p < row+v.w; p++ {
-			rect[p>>6] |= 1 << (p & 63)
+		w, b := row>>6, row&63
+		rect[w] |= rowMask << b
+		if b+v.w > 64 {
+			rect[w+1] |= rowMask >> (64 - b)
 		}
 	}
 	moves := x.moves[ref+1 : x.moveBase[g+1]]
 	for i, m := range moves {
 		p := int(m & movePoint)
 		if p < 1<<pointBits && rect[p>>6]&(1<<(p&63)) != 0 {
-			return x.continuationAt(g, ref+1+uint32(i), v, p%size-ox, p/size-oy)
+			// Its row by comparisons: no division.
+			my, row := 0, oy*size+ox
+			for p >= row+size {
+				my, row = my+1, row+size
+			}
+			return x.continuationAt(g, ref+1+uint32(i), v, p-row, my)
 		}
 	}
 	return Continuation{}
@@ -380,17 +391,13 @@ func (x *Index) continuation(g int, ref uint32, v *variant, ox, oy int) Continua
 // variant v's rectangle, in the pattern's terms.
 func (x *Index) continuationAt(g int, r uint32, v *variant, mx, my int) Continuation {
 	orig := v.orig[my*v.w+mx]
-	w := v.w
-	if v.sym&4 != 0 {
-		w = v.h
-	}
 	colour := int(x.moves[r] >> 15)
 	player := colour
 	if v.swapped {
 		player = 1 - colour
 	}
 	return Continuation{
-		Move: int(r-x.moveBase[g]) + 1, X: orig % w, Y: orig / w,
+		Move: int(r-x.moveBase[g]) + 1, X: orig[0], Y: orig[1],
 		Player: Player("XO"[player]), Result: outcome(x.results[g], colour),
 	}
 }

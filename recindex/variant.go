@@ -17,7 +17,7 @@ type variant struct {
 	w, h    int
 	cells   []Mask   // row-major, w*h
 	pts     []vpoint // the points that are not don't-care, row-major
-	orig    []int    // for each cell, its index in the original pattern
+	orig    [][2]int // for each cell, its (x, y) in the pattern as drawn
 	fixed   bool
 	x, y    int // top-left corner on the board when fixed
 	size    int // board size when fixed
@@ -65,7 +65,7 @@ func newVariant(p *Pattern, s int, swapped bool) *variant {
 		v.w, v.h = p.H, p.W
 	}
 	v.cells = make([]Mask, v.w*v.h)
-	v.orig = make([]int, v.w*v.h)
+	v.orig = make([][2]int, v.w*v.h)
 	for y := 0; y < p.H; y++ {
 		for x := 0; x < p.W; x++ {
 			tx, ty := transformXY(s, x, y, p.W, p.H)
@@ -74,7 +74,7 @@ func newVariant(p *Pattern, s int, swapped bool) *variant {
 				m = swapColours(m)
 			}
 			v.cells[ty*v.w+tx] = m
-			v.orig[ty*v.w+tx] = y*p.W + x
+			v.orig[ty*v.w+tx] = [2]int{x, y}
 		}
 	}
 	for i, m := range v.cells {
