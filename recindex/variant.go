@@ -153,11 +153,23 @@ func combos(v *variant) []combo {
 func (v *variant) combo(anchor, kind, colour int) combo {
 	c := combo{v: v, anchor: anchor, kind: kind, colour: colour}
 	a := v.pts[anchor]
+	testable := 0 // points besides the anchor that key bits can test
+	for i, pt := range v.pts {
+		if m, _ := codeConstraint(pt.mask); i != anchor && m != 0 {
+			testable++
+		}
+	}
 	best, bestView := -1, 0
 	for view := 0; view < numViews; view++ {
-		m, val, weight := v.viewConstraint(a, view)
-		em, ev, extWeight := v.extConstraint(a, view)
-		if weight += extWeight; weight > best {
+		m, val, weight, n := v.viewConstraint(a, view)
+		em, ev, extWeight, extN := v.extConstraint(a, view)
+		weight += extWeight
+		if n+extN == testable {
+			// The view tests every point: a candidate needs no snapshot
+			// or timeline read.
+			weight += fullBonus
+		}
+		if weight > best {
 			best, bestView, c.keyMask, c.keyValue, c.extMask, c.extValue = weight, view, m, val, em, ev
 		}
 	}
@@ -208,7 +220,7 @@ func (v *variant) combo(anchor, kind, colour int) combo {
 // anchor a imply, and its weight: how selective the points it fixes are
 // (a stone far more than an empty point, which most points are), nearer
 // points counting more (they come first in the key).
-func (v *variant) viewConstraint(a vpoint, view int) (mask, value uint64, weight int) {
+func (v *variant) viewConstraint(a vpoint, view int) (mask, value uint64, weight, n int) {
 	for j := range quadCells {
 		o := viewOffset(view, j)
 		x, y := a.x+o.dx, a.y+o.dy
@@ -216,17 +228,24 @@ func (v *variant) viewConstraint(a vpoint, view int) (mask, value uint64, weight
 			continue
 		}
 		m, val := codeConstraint(v.cells[y*v.w+x])
+		if m != 0 {
+			n++
+		}
 		mask |= m << cellShift(j)
 		value |= val << cellShift(j)
 		weight += selectivity(v.cells[y*v.w+x]) * (2*len(quadCells) - j)
 	}
-	return mask, value, weight
+	return mask, value, weight, n
 }
+
+// fullBonus is added to the weight of a view whose key and extension test
+// every point of the variant: the weight of a stone next to the anchor.
+const fullBonus = 8 * 2 * 24 // 24: len(quadCells)
 
 // extConstraint is the test on the view's key extension that variant v's
 // points there imply, and its weight: what the points say, less than a
 // key point (the skip scan does not use them, they only cut candidates).
-func (v *variant) extConstraint(a vpoint, view int) (mask, value uint64, weight int) {
+func (v *variant) extConstraint(a vpoint, view int) (mask, value uint64, weight, n int) {
 	for j := range quadExtCells {
 		o := extOffset(view, j)
 		x, y := a.x+o.dx, a.y+o.dy
@@ -234,11 +253,14 @@ func (v *variant) extConstraint(a vpoint, view int) (mask, value uint64, weight 
 			continue
 		}
 		m, val := codeConstraint(v.cells[y*v.w+x])
+		if m != 0 {
+			n++
+		}
 		mask |= m << extShift(j)
 		value |= val << extShift(j)
 		weight += selectivity(v.cells[y*v.w+x]) * len(quadCells) / 2
 	}
-	return mask, value, weight
+	return mask, value, weight, n
 }
 
 // selectivity weighs what a mask says about a point for choosing a view.
