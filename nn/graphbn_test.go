@@ -217,19 +217,7 @@ func TestBNOpNumericGradient(t *testing.T) {
 			// kink between the two evaluations.
 			const h = 1e-7
 			check := func(name string, v []float64, grad []float32) {
-				for range 10 {
-					j := rng.IntN(len(v))
-					old := v[j]
-					v[j] = old + h
-					up := loss()
-					v[j] = old - h
-					down := loss()
-					v[j] = old
-					num := (up - down) / (2 * h)
-					if math.Abs(num-float64(grad[j])) > 2e-3*max(1, math.Abs(num)) {
-						t.Errorf("d%s[%d] = %v, numeric %v", name, j, grad[j], num)
-					}
-				}
+				checkNumericGradient(t, rng, name, v, grad, loss, h, 2e-3, 10)
 			}
 			check("x", x64, got.dx)
 			check("γ", g64, got.dgamma)

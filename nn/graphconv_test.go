@@ -179,19 +179,7 @@ func TestConvOpsNumericGradient(t *testing.T) {
 			}
 			const h = 1e-3
 			check := func(name string, v []float64, grad []float32) {
-				for range 12 {
-					j := rng.IntN(len(v))
-					old := v[j]
-					v[j] = old + h
-					up := loss()
-					v[j] = old - h
-					down := loss()
-					v[j] = old
-					num := (up - down) / (2 * h)
-					if math.Abs(num-float64(grad[j])) > 1e-3*max(1, math.Abs(num)) {
-						t.Errorf("d%s[%d] = %v, numeric %v", name, j, grad[j], num)
-					}
-				}
+				checkNumericGradient(t, rng, name, v, grad, loss, h, 1e-3, 12)
 			}
 			check("x", x64, got.dx)
 			check("w", w64, got.dw)

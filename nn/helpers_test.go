@@ -85,3 +85,23 @@ func maxDiff(p1, p2 [][]float32, v1, v2 []float32, d1, d2 [][]float32) float64 {
 	}
 	return m
 }
+
+// checkNumericGradient compares grad, the gradient of loss with respect to
+// v, with central differences of step h at samples random elements of v,
+// each within tol relative to the numeric value (absolute below 1).
+func checkNumericGradient(t *testing.T, rng *rand.Rand, name string, v []float64, grad []float32, loss func() float64, h, tol float64, samples int) {
+	t.Helper()
+	for range samples {
+		j := rng.IntN(len(v))
+		old := v[j]
+		v[j] = old + h
+		up := loss()
+		v[j] = old - h
+		down := loss()
+		v[j] = old
+		num := (up - down) / (2 * h)
+		if math.Abs(num-float64(grad[j])) > tol*max(1, math.Abs(num)) {
+			t.Errorf("d%s[%d] = %v, numeric %v", name, j, grad[j], num)
+		}
+	}
+}
