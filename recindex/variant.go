@@ -221,21 +221,8 @@ func (v *variant) combo(anchor, kind, colour int) combo {
 // (a stone far more than an empty point, which most points are), nearer
 // points counting more (they come first in the key).
 func (v *variant) viewConstraint(a vpoint, view int) (mask, value uint64, weight, n int) {
-	for j := range quadCells {
-		o := viewOffset(view, j)
-		x, y := a.x+o.dx, a.y+o.dy
-		if x < 0 || y < 0 || x >= v.w || y >= v.h {
-			continue
-		}
-		m, val := codeConstraint(v.cells[y*v.w+x])
-		if m != 0 {
-			n++
-		}
-		mask |= m << cellShift(j)
-		value |= val << cellShift(j)
-		weight += selectivity(v.cells[y*v.w+x]) * (2*len(quadCells) - j)
-	}
-	return mask, value, weight, n
+	return v.constraint(a, len(quadCells), func(j int) offset { return viewOffset(view, j) }, cellShift,
+		func(j int, m Mask) int { return selectivity(m) * (2*len(quadCells) - j) })
 }
 
 // fullBonus is added to the weight of a view whose key and extension test
@@ -246,19 +233,29 @@ const fullBonus = 8 * 2 * 24 // 24: len(quadCells)
 // points there imply, and its weight: what the points say, less than a
 // key point (the skip scan does not use them, they only cut candidates).
 func (v *variant) extConstraint(a vpoint, view int) (mask, value uint64, weight, n int) {
-	for j := range quadExtCells {
-		o := extOffset(view, j)
+	return v.constraint(a, len(quadExtCells), func(j int) offset { return extOffset(view, j) }, extShift,
+		func(_ int, m Mask) int { return selectivity(m) * len(quadCells) / 2 })
+}
+
+// constraint is the test on cells cells around anchor a (cell j at
+// offset(j), its two bits at shift(j)) that variant v's points imply, the
+// weight of what they say, and how many of them say something; points
+// off the variant say nothing.
+func (v *variant) constraint(a vpoint, cells int, offset func(j int) offset, shift func(j int) int, weigh func(j int, m Mask) int) (mask, value uint64, weight, n int) {
+	for j := range cells {
+		o := offset(j)
 		x, y := a.x+o.dx, a.y+o.dy
 		if x < 0 || y < 0 || x >= v.w || y >= v.h {
 			continue
 		}
-		m, val := codeConstraint(v.cells[y*v.w+x])
+		c := v.cells[y*v.w+x]
+		m, val := codeConstraint(c)
 		if m != 0 {
 			n++
 		}
-		mask |= m << extShift(j)
-		value |= val << extShift(j)
-		weight += selectivity(v.cells[y*v.w+x]) * len(quadCells) / 2
+		mask |= m << shift(j)
+		value |= val << shift(j)
+		weight += weigh(j, c)
 	}
 	return mask, value, weight, n
 }
