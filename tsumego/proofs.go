@@ -1,8 +1,10 @@
 package tsumego
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"lifezero/game"
@@ -234,19 +236,12 @@ func critical(ctx context.Context, pr *game.Problem, pos *game.Position, cfg Pro
 	return !moverWins
 }
 
-// shallowest keeps at most n samples, the shallowest first (stable, so
-// equal depths keep the proofs' order).
+// shallowest keeps at most n samples, the shallowest first (a stable
+// sort, so equal depths keep the proofs' order).
 func shallowest(s []Problem, n int) []Problem {
 	if len(s) <= n {
 		return s
 	}
-	var out []Problem
-	for d := 0; len(out) < n; d++ {
-		for _, p := range s {
-			if p.Depth == d && len(out) < n {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
+	slices.SortStableFunc(s, func(a, b Problem) int { return cmp.Compare(a.Depth, b.Depth) })
+	return s[:n]
 }
