@@ -5,19 +5,10 @@ package datasets
 import (
 	"context"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime is the CPU time (user + system) used by this process so far.
-func cpuTime(b *testing.B) time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
-}
+	"lifezero/internal/cputime"
+)
 
 // benchImport imports inputs b.N times and reports games per second of
 // wall time and per second of CPU time (the latter is what to compare on a
@@ -25,7 +16,7 @@ func cpuTime(b *testing.B) time.Duration {
 func benchImport(b *testing.B, inputs []string) {
 	out := b.TempDir()
 	games := 0
-	cpu0 := cpuTime(b)
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		m, err := ImportRecords(context.Background(), ImportOptions{Inputs: inputs, OutDir: out})
 		if err != nil {
@@ -34,7 +25,7 @@ func benchImport(b *testing.B, inputs []string) {
 		games += int(m.Rows)
 	}
 	b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
-	b.ReportMetric(float64(games)/(cpuTime(b)-cpu0).Seconds(), "games/cpu-s")
+	b.ReportMetric(float64(games)/(cputime.Process()-cpu0).Seconds(), "games/cpu-s")
 }
 
 // BenchmarkImportRecords imports two months of tom9d (2005-01, 2005-02).

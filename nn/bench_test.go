@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"lifezero/internal/cputime"
 )
 
 // forwarder is what both forward passes offer.
@@ -68,13 +70,13 @@ func oneHotMoves(c Config, planes []float32, n int, rng *rand.Rand) {
 }
 
 func benchForward(b *testing.B, f forwarder, planes []float32, batch int) {
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if _, _, _, err := f.Forward(planes, batch); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportRates(b, batch, cpuTime()-cpu, "pos/s")
+	reportRates(b, batch, cputime.Process()-cpu, "pos/s")
 }
 
 // reportRates reports items per wall-clock second and the CPU time per
@@ -108,13 +110,13 @@ func BenchmarkTrainStep(b *testing.B) {
 			if _, err := tr.Step(batch); err != nil { // builds the graph
 				b.Fatal(err)
 			}
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				if _, err := tr.Step(batch); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportRates(b, batch.N, cpuTime()-cpu, "samples/s")
+			reportRates(b, batch.N, cputime.Process()-cpu, "samples/s")
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"lifezero/internal/cputime"
 )
 
 // SamplePattern draws a square pattern from a random position of the
@@ -80,12 +82,12 @@ func (x *Index) Measure(ctx context.Context, patterns []*Pattern, opts Options) 
 	cpu := make([]time.Duration, len(patterns))
 	bySide, cpuBySide := map[int][]time.Duration{}, map[int][]time.Duration{}
 	for i, p := range patterns {
-		start, cpu0 := time.Now(), processCPU()
+		start, cpu0 := time.Now(), cputime.Process()
 		res, err := x.Search(ctx, p, opts)
 		if err != nil {
 			return nil, err
 		}
-		times[i], cpu[i], hits[i] = time.Since(start), processCPU()-cpu0, res.NumHits
+		times[i], cpu[i], hits[i] = time.Since(start), cputime.Process()-cpu0, res.NumHits
 		verified[i], scanned[i] = res.Verified, res.Scanned
 		bySide[p.W] = append(bySide[p.W], times[i])
 		cpuBySide[p.W] = append(cpuBySide[p.W], cpu[i])

@@ -4,10 +4,9 @@ package selfplay
 
 import (
 	"context"
-	"syscall"
 	"testing"
-	"time"
 
+	"lifezero/internal/cputime"
 	"lifezero/nn"
 )
 
@@ -39,7 +38,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 			o.Starts, o.Config, o.Net, o.NetName = []Start{ka}, c, e, "random-"+preset
 			o.Games, o.Simulations, o.DW, o.GamesPerFile, o.Workers, o.Seed = 16, 64, 44, 8, 2, 101
 			var moves int
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				res, err := Run(context.Background(), b.TempDir(), o)
 				if err != nil {
@@ -50,20 +49,11 @@ func BenchmarkSelfPlay(b *testing.B) {
 					moves += g.EndMove
 				}
 			}
-			cpu = cpuTime() - cpu
+			cpu = cputime.Process() - cpu
 			games := float64(b.N * o.Games)
 			b.ReportMetric(games*3600/b.Elapsed().Seconds(), "games/h")
 			b.ReportMetric(games*3600/cpu.Seconds(), "games/cpu-h")
 			b.ReportMetric(float64(moves)/float64(o.Games), "moves/game")
 		})
 	}
-}
-
-// cpuTime returns the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

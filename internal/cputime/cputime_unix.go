@@ -1,15 +1,15 @@
 //go:build unix
 
-package nn
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) the process has used: on a
-// shared machine, CPU per op varies less than wall time per op.
-func cpuTime() time.Duration {
+// Process returns the CPU time (user and system, all threads) the process
+// has used so far, or 0 when it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
