@@ -97,6 +97,7 @@ func splitRows(m, flops int, f func(lo, hi int)) {
 // instead of waiting for a fixed half of it. Which goroutine runs a chunk
 // does not change what f computes for it.
 func runChunks(n, chunk, workers int, f func(lo, hi int)) {
+	workers = min(workers, (n+chunk-1)/max(chunk, 1)) // no goroutine without a chunk to take
 	if workers <= 1 || chunk >= n {
 		f(0, n)
 		return

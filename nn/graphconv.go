@@ -133,7 +133,7 @@ func doConv(op convRunner, out G.Value, inputs []G.Value) (G.Value, error) {
 	}
 	var in [2][]float32
 	for i, s := range op.inShapes() {
-		d, err := floatsOf(op, fmt.Sprintf("input %d", i), inputs[i], s)
+		d, err := floatsOf(op, [...]string{"input 0", "input 1"}[i], inputs[i], s)
 		if err != nil {
 			return nil, err
 		}
