@@ -83,7 +83,8 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	}
 	if o.Timeout != "" && o.Timeout != "0" {
 		d, err := time.ParseDuration(o.Timeout)
-		if err != nil || d <= 0 {
+		// 0s means no limit, as "0" does (the flag was a time.Duration).
+		if err != nil || d < 0 {
 			return cfg, &pipelines.ParamError{Key: "timeout", Msg: fmt.Sprintf("%q: want a positive Go duration such as 30s or 5m", o.Timeout)}
 		}
 		cfg.Timeout = d
