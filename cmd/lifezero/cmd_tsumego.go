@@ -10,7 +10,6 @@ import (
 
 	"lifezero/featmodel"
 	"lifezero/game"
-	"lifezero/pipelines"
 	"lifezero/tsumego"
 )
 
@@ -38,15 +37,12 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("tsumego train: name one collection directory of first-move .sgf problems")
 	case *out == "":
 		return usagef("tsumego train: --out DIR is required")
-	case *folds < 2:
-		return usagef("tsumego train: --folds %d: want at least 2", *folds)
-	case *iters < 1:
-		return usagef("tsumego train: --iterations %d: want at least 1", *iters)
-	case *proofs < 0:
-		return usagef("tsumego train: --proofs %d: want 0 (off) or a node budget", *proofs)
 	}
 	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters, Proofs: *proofs}
-	meta, loaded, err := trainTsumego(ctx, p, rest[0], rest[0], exclude, *out, pipelines.NewBarProgress(stderr, "tsumego"))
+	if err := p.Validate(); err != nil {
+		return flagError(err)
+	}
+	meta, loaded, err := trainTsumego(ctx, p, rest[0], rest[0], exclude, *out, commandProgress(stderr, newLogger(stderr, false), "tsumego"))
 	if err != nil {
 		return err
 	}
