@@ -15,9 +15,6 @@ import (
 // repository, under the name the stages use.
 type Progress = progress.Reporter
 
-// NopProgress discards progress.
-type NopProgress = progress.Nop
-
 // BarProgress draws a progress bar (for a terminal).
 type BarProgress struct {
 	w      io.Writer

@@ -67,13 +67,13 @@ func stageHash(ctx context.Context, st *Stage, inputs []InputRef) (string, error
 	if err != nil || st.Shards <= 1 {
 		return h, err
 	}
-	return subHash(h, fmt.Sprintf("shards %d", st.Shards)), nil
+	return datasets.SubHash(h, fmt.Sprintf("shards %d", st.Shards)), nil
 }
 
 // shardHash is the input hash of shard i of n of a stage whose hash is h.
-func shardHash(h string, i, n int) string { return subHash(h, fmt.Sprintf("shard %d of %d", i, n)) }
-
-func subHash(h, what string) string { return datasets.SubHash(h, what) }
+func shardHash(h string, i, n int) string {
+	return datasets.SubHash(h, fmt.Sprintf("shard %d of %d", i, n))
+}
 
 // execute runs the stage's kind into env.OutDir: directly, or, for a
 // sharded stage, shard by shard (each skipped when cached, so a killed run
