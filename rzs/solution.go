@@ -15,21 +15,15 @@ import (
 // comment. A depth-first solve keeps no tree: its root zone is marked.
 func SolutionSGF(pr *game.Problem, res Result) sgf.Collection {
 	pos := pr.StartPosition()
-	root := &sgf.Node{}
-	root.Add("FF", "4")
-	root.Add("GM", "1")
-	root.Add("CA", "UTF-8")
-	root.Add("AP", "lifezero")
-	root.Add("SZ", fmt.Sprint(pos.Size()))
+	root := game.NewSGFRoot(pos.Size())
 	root.Add("GN", pr.ID)
-	setup(root, pos, "AB", game.Black)
-	setup(root, pos, "AW", game.White)
+	game.AddSGFSetup(root, &pos.Board)
 	root.Add("PL", pos.ToMove().String())
-	if pts := pointValues(pos, &pr.Crucial); len(pts) > 0 {
+	if pts := pos.SGFPoints(&pr.Crucial); len(pts) > 0 {
 		root.Add("TR", pts...)
 	}
 	if all := pos.AllPoints(); pr.Region != all {
-		root.Add("MA", pointValues(pos, &pr.Region)...)
+		root.Add("MA", pos.SGFPoints(&pr.Region)...)
 	}
 	root.Add("C", fmt.Sprintf("problem %s: %v lives (%v), %v kills (%v); result: %v after %d nodes in %.2fs",
 		pr.ID, pr.Living(), pr.Goal[pr.Living()], pr.Killer(), pr.Goal[pr.Killer()], res.Status, res.Nodes, res.Seconds))
@@ -47,7 +41,7 @@ func SolutionSGF(pr *game.Problem, res Result) sgf.Collection {
 
 func solutionNode(pos *game.Position, t *ProofTree) *sgf.Node {
 	n := &sgf.Node{}
-	n.Add(t.Player.String(), movePoint(pos, t.Move))
+	n.Add(t.Player.String(), pos.SGFMove(t.Move))
 	comment := fmt.Sprintf("%v, %d visits", t.Status, t.Visits)
 	if t.Zone != nil {
 		comment += fmt.Sprintf(", zone of %d points (SQ)", t.Zone.Len())
@@ -66,36 +60,11 @@ func solutionNode(pos *game.Position, t *ProofTree) *sgf.Node {
 	return n
 }
 
-func movePoint(pos *game.Position, m game.Point) string {
-	if m == game.Pass {
-		return ""
-	}
-	return pos.PointString(m)
-}
-
 func markZone(n *sgf.Node, pos *game.Position, zone *game.PointSet) {
 	if zone == nil {
 		return
 	}
-	if pts := pointValues(pos, zone); len(pts) > 0 {
+	if pts := pos.SGFPoints(zone); len(pts) > 0 {
 		n.Add("SQ", pts...)
 	}
-}
-
-func setup(n *sgf.Node, pos *game.Position, id string, c game.Color) {
-	var set game.PointSet
-	for i := 0; i < pos.Cells(); i++ {
-		if pos.At(game.Point(i)) == c {
-			set.Add(game.Point(i))
-		}
-	}
-	if pts := pointValues(pos, &set); len(pts) > 0 {
-		n.Add(id, pts...)
-	}
-}
-
-func pointValues(pos *game.Position, set *game.PointSet) []string {
-	var out []string
-	set.ForEach(func(p game.Point) { out = append(out, pos.PointString(p)) })
-	return out
 }
