@@ -14,6 +14,7 @@ import (
 	"lifezero/datasets"
 	"lifezero/game"
 	"lifezero/internal/atomicfile"
+	"lifezero/progress"
 	"lifezero/sgf"
 )
 
@@ -24,18 +25,11 @@ const (
 	MetaFile = "index.json"
 )
 
-// Progress reports the build's progress (pipelines.Progress satisfies it).
-type Progress interface {
-	Start(total int, what string)
-	Add(n int)
-	Finish()
-}
-
 // BuildOptions configures Build.
 type BuildOptions struct {
 	Datasets []string // games datasets, indexed in order
 	OutDir   string
-	Progress Progress // nil: none
+	Progress progress.Reporter // nil: none
 }
 
 // Meta is the index's description, MetaFile.
@@ -58,10 +52,7 @@ const metaFormat = "lifezero-record-index"
 // Build indexes every game of the datasets into opts.OutDir.
 func Build(ctx context.Context, opts BuildOptions) (*Meta, error) {
 	start := time.Now()
-	pr := opts.Progress
-	if pr == nil {
-		pr = nopProgress{}
-	}
+	pr := progress.Or(opts.Progress)
 	total := 0
 	for _, dir := range opts.Datasets {
 		m, err := datasets.ReadManifest(dir)
@@ -117,12 +108,6 @@ func Build(ctx context.Context, opts BuildOptions) (*Meta, error) {
 	}
 	return meta, nil
 }
-
-type nopProgress struct{}
-
-func (nopProgress) Start(int, string) {}
-func (nopProgress) Add(int)           {}
-func (nopProgress) Finish()           {}
 
 // entry is an event: its key, the key's extension and the global number
 // of its move.
