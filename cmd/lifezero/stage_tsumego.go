@@ -129,6 +129,7 @@ func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, meas
 	}
 	progress.Start(1, "models")
 	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
+	progress.Add(1)
 	progress.Finish()
 	if err != nil {
 		return tsumego.Meta{}, 0, err
