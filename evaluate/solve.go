@@ -14,6 +14,7 @@ import (
 	"lifezero/datasets"
 	"lifezero/game"
 	"lifezero/rzs"
+	"lifezero/rztstore"
 )
 
 // The solver forms and evaluators a SolveConfig may name.
@@ -236,9 +237,8 @@ const (
 // patternTable is what solveOne needs of an RZ pattern table.
 type patternTable interface {
 	rzs.PatternTable
+	rztstore.Table
 	Stats() rzs.TableStats
-	LoadPatterns(ctx context.Context, dir string) (loaded, skipped int, err error)
-	SavePatterns(dir string, m datasets.Manifest) (*datasets.Manifest, error)
 }
 
 // newTable builds the problem's pattern table and preloads the saved
@@ -269,7 +269,7 @@ func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTab
 		}
 	}
 	for _, d := range dirs {
-		if _, _, err := t.LoadPatterns(ctx, d); err != nil {
+		if _, _, err := rztstore.Load(ctx, d, t); err != nil {
 			return nil, fmt.Errorf("rzt-load %s: %w", d, err)
 		}
 	}
@@ -376,7 +376,7 @@ func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved 
 			dir := filepath.Join(cfg.RZTSave, t.Problem.ID)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				s.Err = fmt.Errorf("rzt-save: %w", err)
-			} else if _, err := table.SavePatterns(dir, datasets.Manifest{Stage: "solve"}); err != nil {
+			} else if _, err := rztstore.Save(dir, table, datasets.Manifest{Stage: "solve"}); err != nil {
 				s.Err = fmt.Errorf("rzt-save %s: %w", dir, err)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"lifezero/datasets"
 	"lifezero/game"
 )
 
@@ -364,8 +363,8 @@ func sharedProblemDir(t testing.TB, set string) string {
 	}
 }
 
-// TestPreloadedTable checks the pattern database end to end: solve with a
-// table, save it, load it into a fresh table and solve again. The second
+// TestPreloadedTable checks preloaded patterns end to end: solve with a
+// table, export it, import it into a fresh table and solve again. The second
 // search proves the same result on every problem; on won problems (the
 // table holds wins) it needs strictly fewer nodes on most and more on
 // very few. More can happen: MCTS follows the values that hits back up,
@@ -378,7 +377,6 @@ func TestPreloadedTable(t *testing.T) {
 		wantWins = 10
 	}
 	rng := rand.New(rand.NewPCG(37, 41))
-	base := t.TempDir()
 	compared, wins, fewer, more := 0, 0, 0, 0
 	var nodes [2]int
 	for tries := 0; wins < wantWins && tries < 30*wantWins; tries++ {
@@ -388,14 +386,11 @@ func TestPreloadedTable(t *testing.T) {
 		if first.Status == Unknown {
 			continue
 		}
-		dir := filepath.Join(base, fmt.Sprint(tries))
-		if _, err := tb.SavePatterns(dir, datasets.Manifest{}); err != nil {
-			t.Fatal(err)
-		}
 		fresh := NewTreeTable(pr, TableOptions{})
-		loaded, skipped, err := fresh.LoadPatterns(context.Background(), dir)
-		if err != nil || loaded != tb.Len() || skipped != 0 {
-			t.Fatalf("loaded %d of %d patterns (%d skipped): %v", loaded, tb.Len(), skipped, err)
+		// The database on disk is package rztstore's (tested there); its
+		// contents are exactly this export.
+		if err := fresh.ImportPatterns(tb.ExportPatterns()); err != nil || fresh.Len() != tb.Len() {
+			t.Fatalf("imported %d of %d patterns: %v", fresh.Len(), tb.Len(), err)
 		}
 		second := Solve(context.Background(), pr, Options{Budget: 20000, MaxDepth: 60, Table: fresh})
 		if second.Status != first.Status {
