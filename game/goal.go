@@ -148,11 +148,12 @@ func (u *UCA) SmallestZone(b *Board, seeds *PointSet) PointSet {
 // block at p.
 func (u *UCA) closure(b *Board, p Point) PointSet {
 	var z PointSet
-	stack := []Point{p}
+	var stack [MaxCells]Point // each point is pushed once
+	stack[0] = p
 	z.Add(p)
-	for len(stack) > 0 {
-		q := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for top := 1; top > 0; {
+		top--
+		q := stack[top]
 		for _, n := range b.Neighbors(q) {
 			if z.Has(n) {
 				continue
@@ -163,7 +164,8 @@ func (u *UCA) closure(b *Board, p Point) PointSet {
 				continue
 			}
 			z.Add(n)
-			stack = append(stack, n)
+			stack[top] = n
+			top++
 		}
 	}
 	return z
