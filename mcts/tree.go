@@ -84,6 +84,15 @@ func (t *Tree) alloc(k int) NodeID {
 // Node returns the node with the given id.
 func (t *Tree) Node(id NodeID) *Node { return &t.chunks[id>>chunkBits][id&(chunkSize-1)] }
 
+// Root returns the root's id, 0.
+func (t *Tree) Root() NodeID { return 0 }
+
+// Move returns the move that leads to id.
+func (t *Tree) Move(id NodeID) game.Point { return t.Node(id).Move }
+
+// Visits returns the visits backed up through id.
+func (t *Tree) Visits(id NodeID) int32 { return t.Node(id).Visits }
+
 // Len returns one more than the largest id in use: slices indexed by NodeID
 // need this length.
 func (t *Tree) Len() int { return t.n }
@@ -138,7 +147,19 @@ func (n *Node) Q(fpu float64) float64 {
 // children for which skip returns true (proven, pruned). It returns None
 // when every child is skipped or the node has none.
 func (t *Tree) Select(id NodeID, skip func(NodeID) bool) NodeID {
+	if skip == nil {
+		return t.SelectChild(id, nil)
+	}
+	return t.SelectChild(id, func(_ game.Point, c NodeID) bool { return skip(c) })
+}
+
+// SelectChild is Select with skip also given each child's move, as
+// SearchTree has it.
+func (t *Tree) SelectChild(id NodeID, skip func(move game.Point, child NodeID) bool) NodeID {
 	parent := t.Node(id)
+	if !parent.Expanded() {
+		return None
+	}
 	pv := parent.Visits + parent.VirtualLoss
 	c := Exploration(pv) * math.Sqrt(float64(pv)+1)
 	// First-play urgency: an unvisited child is valued like its parent from
@@ -148,10 +169,10 @@ func (t *Tree) Select(id NodeID, skip func(NodeID) bool) NodeID {
 	kids := t.chunks[parent.FirstChild>>chunkBits][parent.FirstChild&(chunkSize-1):]
 	for i := range int(parent.NumChildren) {
 		cid := parent.FirstChild + NodeID(i)
-		if skip != nil && skip(cid) {
+		ch := &kids[i]
+		if skip != nil && skip(ch.Move, cid) {
 			continue
 		}
-		ch := &kids[i]
 		score := ch.Q(fpu) + c*float64(ch.Prior)/float64(1+ch.Visits+ch.VirtualLoss)
 		if score > bestScore {
 			best, bestScore = cid, score

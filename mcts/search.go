@@ -1,0 +1,262 @@
+package mcts
+
+import (
+	"errors"
+	"fmt"
+
+	"lifezero/game"
+)
+
+// SearchTree is the tree a Search descends. *Tree is one; a caller with
+// its own node layout (the solver's memory-bounded tree) can be another.
+// Ids are whatever the tree hands out: Search keeps its per-node state in a
+// slice indexed by them, sized by Len.
+type SearchTree interface {
+	// Root returns the root's id.
+	Root() NodeID
+	// Len returns one more than the largest id in use.
+	Len() int
+	// Move returns the move that leads to id.
+	Move(id NodeID) game.Point
+	// Visits returns the visits backed up through id.
+	Visits(id NodeID) int32
+	// SelectChild returns the child of an expanded node with the highest
+	// PUCT score, passing over those for which skip (if not nil) is true,
+	// or None. A tree that gives children ids only when first selected
+	// passes None to skip for those and creates the id of the one chosen.
+	SelectChild(id NodeID, skip func(move game.Point, child NodeID) bool) NodeID
+	// Expand creates id's children, played by player, with their priors.
+	Expand(id NodeID, player game.Color, moves []game.Point, priors []float32)
+	// AddVirtualLoss marks the path from id to the root as in flight.
+	AddVirtualLoss(id NodeID)
+	// Backup adds value (in [0,1] for forPlayer) from id to the root,
+	// taking back one virtual loss per node where withVirtual.
+	Backup(id NodeID, value float64, forPlayer game.Color, withVirtual bool)
+}
+
+// Status is what a Search knows of a node.
+type Status uint8
+
+const (
+	Unreached Status = iota // not reached by a descent yet
+	Pending                 // a leaf waiting for its evaluation, under virtual loss
+	Inner                   // evaluated and expanded
+	Terminal                // a game end: its value is fixed and backed up at each visit
+)
+
+// Hooks are the game-specific parts of a search over states S (a position
+// and whatever else a descent carries).
+type Hooks[S any] struct {
+	// Root returns the state at the root, one the descent may change.
+	Root func() S
+	// Play advances st along the edge to a child by its move.
+	Play func(st *S, m game.Point) error
+	// Judge, if not nil, is asked at a node reached for the first time
+	// (never the root: the caller judges the root before searching). It
+	// returns the node's value, for the search's perspective, when the
+	// game has ended there; the node then keeps that value.
+	Judge func(st *S) (value float64, terminal bool)
+	// Skip, if not nil, passes over children in selection (proven or
+	// pruned): parent is the node selecting, child None for a child the
+	// tree has no id for yet.
+	Skip func(parent NodeID, m game.Point, child NodeID) bool
+	// RootPriors, if not nil, changes the root's priors before they are
+	// stored: self-play mixes in Dirichlet noise there.
+	RootPriors func(priors []float32)
+}
+
+// Leaf is a node a Search wants evaluated: its id and state, and the
+// results an Evaluator fills in.
+type Leaf[S any] struct {
+	ID    NodeID
+	State S
+	// ToMove is the side to move at the leaf, the player of its children.
+	ToMove game.Color
+	// Moves are the children to create and Priors their priors (the Search
+	// keeps its own copy of neither slice's contents beyond the tree's).
+	Moves  []game.Point
+	Priors []float32
+	// Value is the leaf's value in [0,1] for the search's perspective.
+	Value float64
+
+	search *Search[S]
+}
+
+// Evaluator evaluates leaves in batches: it fills every leaf's ToMove,
+// Moves, Priors and Value. The leaves may come from many searches (self-play
+// gathers them across the games of a chunk), so a network sees one batch.
+type Evaluator[S any] interface {
+	EvaluateBatch(leaves []*Leaf[S]) error
+}
+
+// Evaluate runs ev on the leaves and applies each result to its search, in
+// the leaves' order: expanding the leaf and backing its value up.
+func Evaluate[S any](ev Evaluator[S], leaves []*Leaf[S]) error {
+	if len(leaves) == 0 {
+		return nil
+	}
+	if err := ev.EvaluateBatch(leaves); err != nil {
+		return err
+	}
+	for _, lf := range leaves {
+		lf.search.Apply(lf)
+	}
+	return nil
+}
+
+// Search is a PUCT search driven from outside: Collect descends to leaves
+// (backing up game ends at once) and returns those to evaluate under
+// virtual loss; Evaluate (or Apply, per leaf) expands them and backs their
+// values up. Values are kept for one side, the perspective, as the tree's
+// Backup takes them.
+type Search[S any] struct {
+	tree        SearchTree
+	hooks       Hooks[S]
+	perspective game.Color
+	sims        int // simulations wanted
+	done        int // simulations backed up
+	pending     int // leaves returned and not applied yet
+	status      []Status
+	value       []float64 // the value of a Terminal node
+	// selecting and skip let the tree call hooks.Skip without a closure
+	// per descent step.
+	selecting NodeID
+	skip      func(game.Point, NodeID) bool
+}
+
+// NewSearch returns a search of tree (holding at least its root) for sims
+// simulations, with values for perspective.
+func NewSearch[S any](tree SearchTree, perspective game.Color, sims int, hooks Hooks[S]) *Search[S] {
+	s := &Search[S]{tree: tree, hooks: hooks, perspective: perspective, sims: sims}
+	if hooks.Skip != nil {
+		s.skip = func(m game.Point, c NodeID) bool { return s.hooks.Skip(s.selecting, m, c) }
+	}
+	s.grow()
+	return s
+}
+
+// Tree returns the tree searched.
+func (s *Search[S]) Tree() SearchTree { return s.tree }
+
+// Status returns what the search knows of node id.
+func (s *Search[S]) Status(id NodeID) Status {
+	if int(id) >= len(s.status) {
+		return Unreached
+	}
+	return s.status[id]
+}
+
+// Done returns the number of simulations backed up.
+func (s *Search[S]) Done() int { return s.done }
+
+// WantsMore reports whether the search should start another simulation.
+func (s *Search[S]) WantsMore() bool { return s.done+s.pending < s.sims }
+
+// Finished reports whether every simulation wanted has been backed up.
+func (s *Search[S]) Finished() bool { return s.done >= s.sims && s.pending == 0 }
+
+// Inherit takes over the node states of old for a tree that is now a copy
+// of part of old's: ids[i] is the id in old's tree of node i (None for
+// none), as Tree.CopySubtree returns. The visits already at the root
+// count as simulations done. The search must have no leaves in flight.
+func (s *Search[S]) Inherit(old *Search[S], ids []NodeID) {
+	s.grow()
+	for nid, o := range ids {
+		if o != None && int(o) < len(old.status) {
+			s.status[nid], s.value[nid] = old.status[o], old.value[o]
+		}
+	}
+	s.done = int(s.tree.Visits(s.tree.Root()))
+}
+
+// grow sizes the per-node state to the tree.
+func (s *Search[S]) grow() {
+	for len(s.status) < s.tree.Len() {
+		s.status = append(s.status, Unreached)
+		s.value = append(s.value, 0)
+	}
+}
+
+// errNoChild is a descent that met an expanded node with nothing to select.
+var errNoChild = errors.New("expanded node has no selectable child")
+
+// Simulate runs one descent from the root. It returns the leaf to evaluate
+// (its path under virtual loss), or nil when the descent ended at a game
+// end, backed up at once, or collided with a leaf already pending
+// (collided: nothing was done).
+func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
+	st := s.hooks.Root()
+	root := s.tree.Root()
+	id := root
+	for {
+		switch s.status[id] {
+		case Terminal:
+			s.tree.Backup(id, s.value[id], s.perspective, false)
+			s.done++
+			return nil, false, nil
+		case Pending:
+			return nil, true, nil
+		case Unreached:
+			if id != root && s.hooks.Judge != nil {
+				if v, over := s.hooks.Judge(&st); over {
+					s.status[id], s.value[id] = Terminal, v
+					continue
+				}
+			}
+			s.status[id] = Pending
+			s.pending++
+			s.tree.AddVirtualLoss(id)
+			return &Leaf[S]{ID: id, State: st, search: s}, false, nil
+		}
+		s.selecting = id
+		child := s.tree.SelectChild(id, s.skip)
+		if child == None {
+			return nil, false, fmt.Errorf("mcts: search: node %d: %w", id, errNoChild)
+		}
+		if err := s.hooks.Play(&st, s.tree.Move(child)); err != nil {
+			return nil, false, fmt.Errorf("mcts: search: %w", err)
+		}
+		s.grow() // a tree that creates ids on selection has a new one
+		id = child
+	}
+}
+
+// Collect runs simulations until max leaves are queued (appended to dst),
+// the search wants no more, a descent collides with a pending leaf (the
+// rest of the tree waits for the queued leaves) or 4·max+simulations
+// descents were tried (game ends count as tries, so a search whose every
+// line ends keeps moving).
+func (s *Search[S]) Collect(max int, dst []*Leaf[S]) ([]*Leaf[S], error) {
+	queued := 0
+	for tries := 0; queued < max && s.WantsMore() && tries < 4*max+s.sims; tries++ {
+		lf, collided, err := s.Simulate()
+		if err != nil {
+			return dst, err
+		}
+		if collided {
+			break
+		}
+		if lf != nil {
+			dst = append(dst, lf)
+			queued++
+		}
+	}
+	return dst, nil
+}
+
+// Apply expands an evaluated leaf with its moves and priors (passed through
+// RootPriors at the root) and backs its value up.
+func (s *Search[S]) Apply(lf *Leaf[S]) {
+	if lf.ID == s.tree.Root() && s.hooks.RootPriors != nil {
+		s.hooks.RootPriors(lf.Priors)
+	}
+	s.tree.Expand(lf.ID, lf.ToMove, lf.Moves, lf.Priors)
+	s.grow()
+	s.status[lf.ID] = Inner
+	s.tree.Backup(lf.ID, lf.Value, s.perspective, true)
+	s.pending--
+	s.done++
+}
+
+// Tree is a SearchTree.
+var _ SearchTree = (*Tree)(nil)
