@@ -121,7 +121,7 @@ func (p *player) playChunk(ctx context.Context, indices []int, onGame func(*Game
 			return nil, err
 		}
 		for _, gs := range states {
-			if gs.search != nil && gs.search.finished() {
+			if gs.search != nil && gs.search.core.Finished() {
 				if err := p.playSearched(gs); err != nil {
 					return nil, err
 				}
@@ -138,27 +138,16 @@ func (p *player) playChunk(ctx context.Context, indices []int, onGame func(*Game
 // collect runs simulations of s until it has queued LeavesPerGame leaves or
 // wants no more; game ends met on the way are backed up at once.
 func (p *player) collect(s *search, leaves []*leaf) ([]*leaf, error) {
-	queued := 0
-	for tries := 0; queued < p.opts.LeavesPerGame && s.wantsMore() && tries < 4*p.opts.LeavesPerGame+s.sims; tries++ {
-		lf, collided, err := s.simulate()
-		if err != nil {
-			return leaves, err
-		}
-		if collided {
-			break // the rest of the tree waits for the queued leaves
-		}
-		if lf != nil {
-			leaves = append(leaves, lf)
-			queued++
-		}
-	}
-	return leaves, nil
+	return s.core.Collect(p.opts.LeavesPerGame, leaves)
 }
 
-// batcher evaluates the leaves of one chunk: it encodes them, answers
-// what the cache knows, sends each other distinct position to the network
-// once, in one batch, and applies the results in the leaves' order.
+// batcher evaluates the leaves of one chunk, as the chunk's
+// mcts.Evaluator: it encodes them, answers what the cache knows, sends
+// each other distinct position to the network once, in one batch, and
+// fills the leaves in their order.
 type batcher struct {
+	cfg    nn.Config
+	net    Net
 	cache  *evalCache // nil: no cache
 	planes []float32
 	row    []int             // per leaf: its batch row, or -1 (cache hit)
@@ -171,26 +160,29 @@ type batcher struct {
 }
 
 func (p *player) newBatcher(games int) *batcher {
-	return &batcher{cache: newEvalCache(p.opts.CacheEntries),
+	return &batcher{cfg: p.cfg, net: p.opts.Net, cache: newEvalCache(p.opts.CacheEntries),
 		planes: make([]float32, games*p.opts.LeavesPerGame*p.cfg.InputSize()),
 		index:  make(map[[2]uint64]int)}
 }
 
 // evaluate runs the network on the leaves and applies the results.
 func (p *player) evaluate(leaves []*leaf, bt *batcher) error {
-	if len(leaves) == 0 {
-		return nil
-	}
-	in := p.cfg.InputSize()
+	return mcts.Evaluate(bt, leaves)
+}
+
+// EvaluateBatch implements mcts.Evaluator.
+func (bt *batcher) EvaluateBatch(leaves []*leaf) error {
+	in := bt.cfg.InputSize()
 	bt.row, bt.hit, bt.keys = bt.row[:0], bt.hit[:0], bt.keys[:0]
 	clear(bt.index)
 	n := 0
 	for _, lf := range leaves {
-		pr := *lf.s.start.Problem
-		pr.Crucial = lf.standing
+		if need := (n + 1) * in; need > len(bt.planes) {
+			bt.planes = append(bt.planes, make([]float32, need-len(bt.planes))...)
+		}
 		x := bt.planes[n*in : (n+1)*in]
-		if err := p.cfg.Encode(lf.pos, &pr, x); err != nil {
-			return fmt.Errorf("selfplay: %w", err)
+		if err := encode(bt.cfg, &lf.State, x); err != nil {
+			return err
 		}
 		if bt.cache != nil {
 			k := bt.cache.key(x)
@@ -217,23 +209,34 @@ func (p *player) evaluate(leaves []*leaf, bt *batcher) error {
 	)
 	if n > 0 {
 		var err error
-		if policy, value, dwin, err = p.opts.Net.Forward(bt.planes[:n*in], n); err != nil {
+		if policy, value, dwin, err = bt.net.Forward(bt.planes[:n*in], n); err != nil {
 			return fmt.Errorf("selfplay: evaluate %d leaves: %w", n, err)
 		}
 		bt.evaluated += n
 	}
 	for i, lf := range leaves {
 		if j := bt.row[i]; j >= 0 {
-			lf.s.apply(lf, policy[j], value[j], dwin[j])
+			fill(lf, policy[j], value[j], dwin[j])
 			continue
 		}
 		e := bt.hit[i]
-		lf.s.apply(lf, e.policy, e.value, e.dwin)
+		fill(lf, e.policy, e.value, e.dwin)
 	}
 	if bt.cache != nil {
 		for j, k := range bt.keys {
 			bt.cache.put(k, policy[j], value[j], dwin[j])
 		}
+	}
+	return nil
+}
+
+// encode writes the network's input planes for a descent's position: the
+// problem seen with its standing crucial stones as Crucial.
+func encode(cfg nn.Config, st *state, x []float32) error {
+	pr := *st.s.start.Problem
+	pr.Crucial = st.standing
+	if err := cfg.Encode(st.pos, &pr, x); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
 	}
 	return nil
 }
@@ -304,7 +307,7 @@ func (p *player) play(gs *gameState, m game.Point) error {
 	gs.g.Moves = append(gs.g.Moves, m)
 	if gs.carry != nil {
 		gs.carryID = gs.carry.tree.Child(gs.carryID, m)
-		if gs.carryID == mcts.None || gs.carry.state[gs.carryID] != stInner {
+		if gs.carryID == mcts.None || gs.carry.core.Status(gs.carryID) != mcts.Inner {
 			gs.spare, gs.carry = gs.carry.tree, nil
 		}
 	}

@@ -99,7 +99,7 @@ func TestAdoptKeepsVisits(t *testing.T) {
 	params := gameParams{sims: 40, dw: 40, maxMove: 98, alpha: 0.03, eps: 0.25}
 	rng := rand.New(rand.NewPCG(3, 4))
 	run := func(s *search) {
-		for !s.finished() {
+		for !s.core.Finished() {
 			batch, err := p.collect(s, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -119,8 +119,8 @@ func TestAdoptKeepsVisits(t *testing.T) {
 	}
 	next := newSearch(ka, pos.Copy(), ka.Problem.Crucial, &params, rng, nil)
 	next.adopt(s, child)
-	if got := next.tree.Node(0).Visits; got != visits || next.done != int(visits) {
-		t.Fatalf("adopted root: %d visits, %d done, want %d", got, next.done, visits)
+	if got := next.tree.Node(0).Visits; got != visits || next.core.Done() != int(visits) {
+		t.Fatalf("adopted root: %d visits, %d done, want %d", got, next.core.Done(), visits)
 	}
 	if visits < 2 || int(visits) >= params.sims {
 		t.Fatalf("test needs a child with 2..%d visits, got %d", params.sims-1, visits)

@@ -1,7 +1,6 @@
 package selfplay
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"lifezero/game"
@@ -9,31 +8,31 @@ import (
 	"lifezero/nn"
 )
 
-// nodeState is what the search knows of a tree node.
-type nodeState uint8
+// state is where a descent of a game's search stands: the position and
+// the crucial stones still standing there.
+type state struct {
+	s        *search
+	pos      *game.Position
+	standing game.PointSet
+}
 
-const (
-	stNew     nodeState = iota // not reached yet
-	stPending                  // queued for evaluation (under virtual loss)
-	stInner                    // evaluated and expanded
-	stWin                      // the living side has lived here
-	stFail                     // the living side has failed here, or the move cap
-)
+// leaf is a position waiting for the network.
+type leaf = mcts.Leaf[state]
 
-// search is the PUCT search of one move of one game. It is driven from
-// outside: simulate descends to a leaf and either backs up a game end at
-// once or returns the leaf for evaluation; apply expands an evaluated leaf
-// and backs its value up.
+// search is the PUCT search of one move of one game: mcts.Search over the
+// game's tree, with the game's rules as its hooks. It is driven from
+// outside: collect gathers its leaves, the batcher evaluates them (with
+// other games' leaves) and mcts.Evaluate expands them and backs them up.
 type search struct {
 	start    Start
 	living   game.Color
 	root     *game.Position
 	standing game.PointSet // crucial stones standing at the root
 	tree     *mcts.Tree
-	state    []nodeState
-	done     int // finished simulations
-	pending  int // leaves queued and not applied yet
-	sims     int // simulations wanted
+	core     *mcts.Search[state]
+	// trackCrucial says whether the living side's goal is to keep its
+	// crucial stones, so a descent follows which still stand.
+	trackCrucial bool
 	// ftl says whether values are d_w-wins (the root is before move d_w)
 	// or plain wins (the game is past d_w without life).
 	ftl     bool
@@ -44,14 +43,6 @@ type search struct {
 	rng     *rand.Rand
 }
 
-// leaf is a position waiting for the network.
-type leaf struct {
-	s        *search
-	id       mcts.NodeID
-	pos      *game.Position
-	standing game.PointSet
-}
-
 // newSearch starts the search of root. tree, if not nil, is a tree no
 // longer used, whose memory the search takes over.
 func newSearch(start Start, root *game.Position, standing game.PointSet, g *gameParams, rng *rand.Rand, tree *mcts.Tree) *search {
@@ -60,12 +51,19 @@ func newSearch(start Start, root *game.Position, standing game.PointSet, g *game
 	} else {
 		tree.Reset(root.ToMove().Opponent())
 	}
-	return &search{
-		start: start, living: start.Problem.Living(), root: root, standing: standing,
-		tree: tree, state: []nodeState{stNew},
-		sims: g.sims, ftl: root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
+	pr := start.Problem
+	s := &search{
+		start: start, living: pr.Living(), root: root, standing: standing, tree: tree,
+		trackCrucial: pr.Goal[pr.Living()] == game.GoalLive,
+		ftl:          root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
 		alpha: g.alpha, eps: g.eps, rng: rng,
 	}
+	hooks := mcts.Hooks[state]{Root: s.rootState, Play: s.play, Judge: s.judge}
+	if s.eps > 0 {
+		hooks.RootPriors = func(priors []float32) { mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng) }
+	}
+	s.core = mcts.NewSearch(tree, s.living, g.sims, hooks)
+	return s
 }
 
 // adopt makes a copy of the subtree of old below node id (the current
@@ -78,15 +76,7 @@ func (s *search) adopt(old *search, id mcts.NodeID) {
 		return
 	}
 	tree := s.tree
-	ids := tree.CopySubtree(old.tree, id)
-	state := make([]nodeState, tree.Len())
-	for nid, o := range ids {
-		if o != mcts.None {
-			state[nid] = old.state[o]
-		}
-	}
-	s.tree, s.state = tree, state
-	s.done = int(tree.Node(0).Visits)
+	s.core.Inherit(old.core, tree.CopySubtree(old.tree, id))
 	root := tree.Node(0)
 	if s.eps > 0 && root.NumChildren > 0 {
 		priors := make([]float32, root.NumChildren)
@@ -100,76 +90,36 @@ func (s *search) adopt(old *search, id mcts.NodeID) {
 	}
 }
 
-// wantsMore reports whether the search should start another simulation.
-func (s *search) wantsMore() bool { return s.done+s.pending < s.sims }
-
-// finished reports whether every simulation has been backed up.
-func (s *search) finished() bool { return s.done >= s.sims && s.pending == 0 }
-
-// simulate runs one descent. It returns the leaf to evaluate, or nil when
-// the descent ended at a game end (backed up at once) or ran into a leaf
-// already queued (collided: nothing was done).
-func (s *search) simulate() (lf *leaf, collided bool, err error) {
-	pos := s.root.Copy()
-	standing := s.standing
-	trackCrucial := s.start.Problem.Goal[s.living] == game.GoalLive
-	id := mcts.NodeID(0)
-	for {
-		switch s.state[id] {
-		case stWin, stFail:
-			s.tree.Backup(id, s.terminalValue(s.state[id], pos), s.living, false)
-			s.done++
-			return nil, false, nil
-		case stPending:
-			return nil, true, nil
-		case stNew:
-			if id != 0 { // the root is judged by the game before searching
-				if st := s.judge(pos, &standing); st != stNew {
-					s.state[id] = st
-					continue
-				}
-			}
-			s.state[id] = stPending
-			s.pending++
-			s.tree.AddVirtualLoss(id)
-			return &leaf{s: s, id: id, pos: pos, standing: standing}, false, nil
-		}
-		child := s.tree.Select(id, nil)
-		if child == mcts.None {
-			return nil, false, fmt.Errorf("selfplay: search: expanded node %d has no child", id)
-		}
-		if err := pos.Play(s.tree.Node(child).Move); err != nil {
-			return nil, false, fmt.Errorf("selfplay: search: %w", err)
-		}
-		if trackCrucial {
-			standing = s.start.Problem.Standing(pos, &standing)
-		}
-		id = child
-	}
+// rootState is a descent's start: a copy of the root position.
+func (s *search) rootState() state {
+	return state{s: s, pos: s.root.Copy(), standing: s.standing}
 }
 
-// judge returns stWin or stFail for a position where the game is over, or
-// stNew.
-func (s *search) judge(pos *game.Position, standing *game.PointSet) nodeState {
-	switch s.start.Problem.Judge(pos, standing).Outcome {
-	case game.LivingWins:
-		return stWin
-	case game.LivingFails:
-		return stFail
+// play moves a descent on by m.
+func (s *search) play(st *state, m game.Point) error {
+	if err := st.pos.Play(m); err != nil {
+		return err
 	}
-	if pos.MoveNumber() >= s.maxMove {
-		return stFail
+	if s.trackCrucial {
+		st.standing = s.start.Problem.Standing(st.pos, &st.standing)
 	}
-	return stNew
+	return nil
 }
 
-// terminalValue is the living side's result at a game end: a life after
+// judge returns the living side's result where the game is over (a life,
+// a failure, or the move cap, which counts as a failure): a life after
 // move d_w is a loss while the search plays for d_w-wins.
-func (s *search) terminalValue(st nodeState, pos *game.Position) float64 {
-	if st != stWin || (s.ftl && pos.MoveNumber() > s.dw) {
-		return 0
+func (s *search) judge(st *state) (value float64, over bool) {
+	switch s.start.Problem.Judge(st.pos, &st.standing).Outcome {
+	case game.LivingWins:
+		if s.ftl && st.pos.MoveNumber() > s.dw {
+			return 0, true
+		}
+		return 1, true
+	case game.LivingFails:
+		return 0, true
 	}
-	return 1
+	return 0, st.pos.MoveNumber() >= s.maxMove
 }
 
 // leafValue is the living side's expected result at an evaluated leaf: the
@@ -186,22 +136,14 @@ func (s *search) leafValue(pos *game.Position, v float32, dwin []float32) float6
 	return mcts.LivingValue(float64(v), pos.ToMove(), s.living)
 }
 
-// apply expands an evaluated leaf with the policy restricted to its legal
-// moves (noised at the root) and backs up its value.
-func (s *search) apply(lf *leaf, policy []float32, v float32, dwin []float32) {
-	moves := s.start.legalMoves(lf.pos, nil)
-	priors := nn.MovePriors(&lf.pos.Board, policy, moves)
-	if lf.id == 0 && s.eps > 0 {
-		mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng)
-	}
-	s.tree.Expand(lf.id, lf.pos.ToMove(), moves, priors)
-	for len(s.state) < s.tree.Len() {
-		s.state = append(s.state, stNew)
-	}
-	s.state[lf.id] = stInner
-	s.tree.Backup(lf.id, s.leafValue(lf.pos, v, dwin), s.living, true)
-	s.pending--
-	s.done++
+// fill sets an evaluated leaf's moves (the legal moves at its position),
+// their priors from the network's policy, and its value.
+func fill(lf *leaf, policy []float32, v float32, dwin []float32) {
+	s, pos := lf.State.s, lf.State.pos
+	lf.ToMove = pos.ToMove()
+	lf.Moves = s.start.legalMoves(pos, nil)
+	lf.Priors = nn.MovePriors(&pos.Board, policy, lf.Moves)
+	lf.Value = s.leafValue(pos, v, dwin)
 }
 
 // choose picks the move to play after the search: in proportion to the

@@ -24,7 +24,7 @@ func TestSearchCountsSimulations(t *testing.T) {
 		s := newSearch(ka, pos, ka.Problem.Crucial, &params, rand.New(rand.NewPCG(1, 2)), nil)
 		p := &player{opts: &Options{LeavesPerGame: leaves, Net: net, CacheEntries: 64}, cfg: cfg}
 		bt := p.newBatcher(1)
-		for rounds := 0; !s.finished(); rounds++ {
+		for rounds := 0; !s.core.Finished(); rounds++ {
 			if rounds > 1000 {
 				t.Fatalf("leaves=%d: search did not finish", leaves)
 			}
@@ -40,8 +40,8 @@ func TestSearchCountsSimulations(t *testing.T) {
 			}
 		}
 		root := s.tree.Node(0)
-		if int(root.Visits) != params.sims || s.done != params.sims {
-			t.Errorf("leaves=%d: root has %d visits, %d simulations done, want %d", leaves, root.Visits, s.done, params.sims)
+		if int(root.Visits) != params.sims || s.core.Done() != params.sims {
+			t.Errorf("leaves=%d: root has %d visits, %d simulations done, want %d", leaves, root.Visits, s.core.Done(), params.sims)
 		}
 		for id := range s.tree.Len() {
 			if vl := s.tree.Node(mcts.NodeID(id)).VirtualLoss; vl != 0 {
