@@ -45,7 +45,9 @@ type TrainConfig struct {
 	BT    featmodel.BTConfig
 	// Extra are further samples to fit, each taken From a book problem
 	// (ProofSamples). They are fitted, never measured, and left out of the
-	// fold that measures their book problem.
+	// fold that measures their book problem. Samples From KillAllName
+	// (KillAllSamples) come from no book problem and are fitted in every
+	// fold.
 	Extra []Problem
 }
 
@@ -130,6 +132,9 @@ func extraSamples(f Featurizer, problems, extra []Problem, k int) (featmodel.Sam
 	folds := make([]int, len(extra))
 	for i, p := range extra {
 		fold, ok := foldOf[p.From]
+		if p.From == KillAllName {
+			fold, ok = -1, true // no book problem: in every fold's fit
+		}
 		if !ok {
 			return nil, nil, fmt.Errorf("tsumego: sample %s comes from %q, which is not a problem trained on", p.Name, p.From)
 		}

@@ -76,17 +76,23 @@ type ProofStats struct {
 // winning moves, so a sample says "this move wins", not "only this one".
 func ProofSamples(ctx context.Context, problems []Problem, cfg ProofConfig, progress func(done int)) ([]Problem, ProofStats, error) {
 	cfg.defaults()
-	results := make([]proved, len(problems))
+	return proveEach(ctx, len(problems), cfg.Workers, progress, func(i int) proved { return prove(ctx, problems[i], cfg) })
+}
+
+// proveEach runs prove(i) for i in [0, n) on workers goroutines and sums
+// what they gave, in i's order (so the samples do not depend on timing).
+func proveEach(ctx context.Context, n, workers int, progress func(done int), prove func(i int) proved) ([]Problem, ProofStats, error) {
+	results := make([]proved, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	for range cfg.Workers {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = prove(ctx, problems[i], cfg)
+				results[i] = prove(i)
 				mu.Lock()
 				done++
 				if progress != nil {
@@ -97,7 +103,7 @@ func ProofSamples(ctx context.Context, problems []Problem, cfg ProofConfig, prog
 		}()
 	}
 feed:
-	for i := range problems {
+	for i := range n {
 		select {
 		case next <- i:
 		case <-ctx.Done():
@@ -110,7 +116,7 @@ feed:
 		return nil, ProofStats{}, err
 	}
 	var out []Problem
-	st := ProofStats{Problems: len(problems)}
+	st := ProofStats{Problems: n}
 	for _, r := range results {
 		st.Solves += r.solves
 		st.Proven += r.proven
@@ -132,26 +138,30 @@ type proved struct {
 func prove(ctx context.Context, p Problem, cfg ProofConfig) proved {
 	var r proved
 	for _, living := range []game.Color{game.Black, game.White} {
-		pr, ok := proofProblem(p, living)
-		if !ok {
-			continue
-		}
-		r.solves++
-		res := rzs.Solve(ctx, pr, rzs.Options{Budget: cfg.Budget, Evaluator: cfg.Evaluator})
-		if res.Status == rzs.Unknown || res.Tree == nil {
-			continue
-		}
-		r.proven++
-		labels := proofLabels(p.Name, pr, res.Tree, cfg.MaxDepth)
-		r.labels += len(labels)
-		for _, l := range labels {
-			if critical(ctx, pr, l.Position, cfg) {
-				r.samples = append(r.samples, l)
-			}
+		if pr, ok := proofProblem(p, living); ok {
+			r.add(ctx, p.Name, pr, cfg)
 		}
 	}
 	r.samples = shallowest(r.samples, cfg.PerProblem)
 	return r
+}
+
+// add proves pr and adds the samples of its proof, where the mover must
+// act, named after name.
+func (r *proved) add(ctx context.Context, name string, pr *game.Problem, cfg ProofConfig) {
+	r.solves++
+	res := rzs.Solve(ctx, pr, rzs.Options{Budget: cfg.Budget, Evaluator: cfg.Evaluator})
+	if res.Status == rzs.Unknown || res.Tree == nil {
+		return
+	}
+	r.proven++
+	labels := proofLabels(name, pr, res.Tree, cfg.MaxDepth)
+	r.labels += len(labels)
+	for _, l := range labels {
+		if critical(ctx, pr, l.Position, cfg) {
+			r.samples = append(r.samples, l)
+		}
+	}
 }
 
 // proofProblem sets a book problem as a solver problem in which living

@@ -10,10 +10,11 @@ import (
 
 	"lifezero/featmodel"
 	"lifezero/game"
+	"lifezero/rzs"
 	"lifezero/tsumego"
 )
 
-const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] [--proofs N] COLLECTION"
+const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] [--proofs N [--proof-model DIR]] [--killall N] [--samples-from FILE]... COLLECTION"
 
 func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "train" {
@@ -28,6 +29,10 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	ladders := fs.Bool("ladders", false, "read ladders for the ladder features (a third of the solver's time per node; off, the ladder ids never fire)")
 	iters := fs.Int("iterations", featmodel.DefaultBTConfig().MaxIterations, "at most `N` MM iterations")
 	proofs := fs.Int("proofs", 0, "also fit positions labelled by the solver's own proofs of the problems: a search of `N` nodes per problem and living side (0: off)")
+	proofModel := fs.String("proof-model", "", "order the --proofs searches by the solver's evaluator reweighted by the tsumego model in `DIR` (a previous tsumego train's --out), a second round of proofs")
+	killall := fs.Int("killall", 0, "also fit positions labelled by the solver's proofs of `N` random 7x7 kill-all positions (budget: --proofs, or 5,000 nodes)")
+	var samplesFrom stringList
+	fs.Var(&samplesFrom, "samples-from", "also fit the proof-labelled positions in `FILE`, the "+tsumego.SamplesFile+" of an earlier model (repeatable)")
 	rest, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return err
@@ -37,12 +42,23 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("tsumego train: name one collection directory of first-move .sgf problems")
 	case *out == "":
 		return usagef("tsumego train: --out DIR is required")
+	case *proofModel != "" && *proofs == 0 && *killall == 0:
+		return usagef("tsumego train: --proof-model goes with --proofs N or --killall N")
 	}
-	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters, Proofs: *proofs}
+	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters, Proofs: *proofs, KillAll: *killall}
 	if err := p.Validate(); err != nil {
 		return flagError(err)
 	}
-	meta, loaded, err := trainTsumego(ctx, p, rest[0], rest[0], exclude, *out, commandProgress(stderr, newLogger(stderr, false), "tsumego"))
+	var order rzs.Evaluator
+	if *proofModel != "" {
+		r, _, err := tsumego.LoadRanker(*proofModel)
+		if err != nil {
+			return fmt.Errorf("--proof-model: %w", err)
+		}
+		order = rzs.Learned{Base: rzs.LDB(), Ranker: r}
+	}
+	src := extraSources{order: order, files: samplesFrom}
+	meta, loaded, err := trainTsumego(ctx, p, src, rest[0], rest[0], exclude, *out, commandProgress(stderr, newLogger(stderr, false), "tsumego"))
 	if err != nil {
 		return err
 	}

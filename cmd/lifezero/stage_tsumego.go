@@ -13,6 +13,7 @@ import (
 	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/pipelines"
+	"lifezero/rzs"
 	"lifezero/tsumego"
 )
 
@@ -29,6 +30,7 @@ type tsumegoParams struct {
 	Ladders    bool `yaml:"ladders" help:"read ladders for the ladder features (a third of the solver's time per node)"`
 	Iterations int  `yaml:"iterations" help:"most MM iterations"`
 	Proofs     int  `yaml:"proofs" help:"also fit positions labelled by the solver's own proofs: a search of this many nodes per problem and living side (0: off)"`
+	KillAll    int  `yaml:"killall" help:"also fit positions labelled by the solver's proofs of this many random 7x7 kill-all positions (budget: proofs, or 5000 nodes; 0: off)"`
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -40,6 +42,8 @@ func (p *tsumegoParams) Validate() error {
 		return &pipelines.ParamError{Key: "iterations", Msg: fmt.Sprintf("%d: want at least 1", p.Iterations)}
 	case p.Proofs < 0:
 		return &pipelines.ParamError{Key: "proofs", Msg: fmt.Sprintf("%d: want 0 (off) or a node budget", p.Proofs)}
+	case p.KillAll < 0:
+		return &pipelines.ParamError{Key: "killall", Msg: fmt.Sprintf("%d: want 0 (off) or a number of positions", p.KillAll)}
 	}
 	return nil
 }
@@ -69,7 +73,7 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 	for _, in := range env.Inputs[1:] {
 		measured = append(measured, in.Path)
 	}
-	meta, _, err := trainTsumego(ctx, p, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir, env.Progress)
+	meta, _, err := trainTsumego(ctx, p, extraSources{}, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir, env.Progress)
 	if err != nil {
 		return err
 	}
@@ -81,10 +85,17 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 	m := &datasets.Manifest{Kind: tsumegoModelKind, SchemaVersion: tsumegoModelSchemaVersion, Meta: map[string]string{
 		"problems": strconv.Itoa(meta.Problems), "top1": strconv.FormatFloat(meta.CrossValidated.Top1, 'f', 4, 64),
 	}}
-	for _, name := range []string{tsumego.WeightsFile, tsumego.FeatureSetFile, tsumego.MetaFile} {
+	files := []string{tsumego.WeightsFile, tsumego.FeatureSetFile, tsumego.MetaFile}
+	if meta.ProofSamples > 0 {
+		files = append(files, tsumego.SamplesFile)
+	}
+	for _, name := range files {
 		rows := int64(0)
-		if name == tsumego.MetaFile {
+		switch name {
+		case tsumego.MetaFile:
 			rows = int64(meta.Problems) // the problems the model was trained on
+		case tsumego.SamplesFile:
+			rows = int64(meta.ProofSamples)
 		}
 		e, err := env.FileEntry(name, rows)
 		if err != nil {
@@ -95,12 +106,21 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 	return env.WriteManifest(m)
 }
 
+// extraSources says where trainTsumego finds samples beyond the book's
+// moves besides its params' proofs: order orders the proving searches (nil:
+// the solver's default evaluator), and files are sample files of earlier
+// models (tsumego.SamplesFile).
+type extraSources struct {
+	order rzs.Evaluator
+	files []string
+}
+
 // trainTsumego trains a model on the collection in dir (named source in
 // its meta), leaving out the problems found in the measured problem sets,
-// and saves it to out. With p.Proofs it first proves the kept problems
-// and fits the proofs' positions too. It returns the model's meta and how
-// many problems the collection held.
-func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, measured []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
+// and saves it to out. Besides the book's moves it fits the positions
+// labelled by proof (extraSamples), and saves them to out too. It returns
+// the model's meta and how many problems the collection held.
+func trainTsumego(ctx context.Context, p tsumegoParams, src extraSources, dir, source string, measured []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
 	problems, err := tsumego.Load(dir)
 	if err != nil {
 		return tsumego.Meta{}, 0, err
@@ -117,15 +137,8 @@ func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, meas
 	}
 	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: featmodel.DefaultBTConfig()}
 	cfg.BT.MaxIterations = p.Iterations
-	if p.Proofs > 0 {
-		progress.Start(len(kept), "proofs")
-		extra, _, err := tsumego.ProofSamples(ctx, kept, tsumego.ProofConfig{Budget: p.Proofs, Workers: runtime.GOMAXPROCS(0)},
-			func(int) { progress.Add(1) })
-		progress.Finish()
-		if err != nil {
-			return tsumego.Meta{}, 0, err
-		}
-		cfg.Extra = extra
+	if cfg.Extra, err = extraSamples(ctx, p, src, kept, measured, progress); err != nil {
+		return tsumego.Meta{}, 0, err
 	}
 	progress.Start(1, "models")
 	model, meta, err := tsumego.Train(ctx, kept, set, cfg)
@@ -135,5 +148,47 @@ func trainTsumego(ctx context.Context, p tsumegoParams, dir, source string, meas
 		return tsumego.Meta{}, 0, err
 	}
 	meta.Source, meta.Excluded = source, dropped
-	return meta, len(problems), tsumego.Save(out, model, set, meta)
+	if err := tsumego.Save(out, model, set, meta); err != nil {
+		return tsumego.Meta{}, 0, err
+	}
+	if len(cfg.Extra) > 0 {
+		err = tsumego.SaveSamples(filepath.Join(out, tsumego.SamplesFile), cfg.Extra)
+	}
+	return meta, len(problems), err
+}
+
+// extraSamples gathers the positions labelled by proof: the book problems'
+// (p.Proofs), random kill-all positions' (p.KillAll) and those of src's
+// files, less any that a measured position contains.
+func extraSamples(ctx context.Context, p tsumegoParams, src extraSources, kept []tsumego.Problem, measured []string, progress pipelines.Progress) ([]tsumego.Problem, error) {
+	var extra []tsumego.Problem
+	proof := tsumego.ProofConfig{Budget: p.Proofs, Evaluator: src.order, Workers: runtime.GOMAXPROCS(0)}
+	if p.Proofs > 0 {
+		progress.Start(len(kept), "proofs")
+		s, _, err := tsumego.ProofSamples(ctx, kept, proof, func(int) { progress.Add(1) })
+		progress.Finish()
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, s...)
+	}
+	if p.KillAll > 0 {
+		progress.Start(p.KillAll, "kill-all proofs")
+		s, _, err := tsumego.KillAllSamples(ctx, tsumego.KillAllConfig{Positions: p.KillAll, Seed: 1, Proof: proof},
+			func(int) { progress.Add(1) })
+		progress.Finish()
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, s...)
+	}
+	for _, path := range src.files {
+		s, err := tsumego.LoadSamples(path)
+		if err != nil {
+			return nil, fmt.Errorf("--samples-from: %w", err)
+		}
+		extra = append(extra, s...)
+	}
+	extra, _, err := excludeMeasured(extra, measured)
+	return extra, err
 }
