@@ -21,7 +21,7 @@ const (
 	SamplesSchemaVersion = 1
 )
 
-// Sample columns.
+// Sample columns (datasets.SelfplaySamplesSchema).
 const (
 	colGame   = "game"    // int32: the game's index in the run
 	colMove   = "move"    // int32: the position's move number
@@ -35,17 +35,7 @@ const (
 
 // SamplesSchema returns the schema of the samples of a network config.
 func SamplesSchema(c nn.Config) *arrow.Schema {
-	list := func(n int) arrow.DataType { return arrow.FixedSizeListOf(int32(n), arrow.PrimitiveTypes.Float32) }
-	return arrow.NewSchema([]arrow.Field{
-		{Name: colGame, Type: arrow.PrimitiveTypes.Int32},
-		{Name: colMove, Type: arrow.PrimitiveTypes.Int32},
-		{Name: colToMove, Type: arrow.PrimitiveTypes.Int8},
-		{Name: colPlanes, Type: list(c.InputSize())},
-		{Name: colPolicy, Type: list(c.PolicySize())},
-		{Name: colValue, Type: arrow.PrimitiveTypes.Float32},
-		{Name: colDWin, Type: list(c.D)},
-		{Name: colDMask, Type: list(c.D)},
-	}, nil)
+	return datasets.SelfplaySamplesSchema(c.InputSize(), c.PolicySize(), c.D)
 }
 
 // samplesRecord builds the record of the samples of games, their targets
