@@ -16,6 +16,13 @@
 // errors naming the file, and every record's buffers are checked before it
 // is returned: corrupt input gives an error, never a crash.
 //
+// Schemas: the Arrow schema of every dataset of the repository is declared
+// here, one function a dataset (schemas.go: GamesSchema, MoveCandsSchema,
+// SelfplaySamplesSchema, NetworkLossesSchema, RZPatternsSchema,
+// SolveResultsSchema, ProblemsSchema, MovePredResultsSchema,
+// MatchResultsSchema); the packages that write them keep the kinds and
+// schema versions.
+//
 // Kinds: "games" (GamesSchema, Game, ForEachGame, ReadGames, WriteGames)
 // holds one row per SGF game record; ImportRecords builds it from SGF
 // collections, with date filters, a game limit, and malformed games either

@@ -32,25 +32,6 @@ type Game struct {
 	NumMoves  int32
 }
 
-// GamesSchema is the Arrow schema of a games dataset (schema version 1).
-func GamesSchema() *arrow.Schema {
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "game_id", Type: arrow.BinaryTypes.String},
-		{Name: "source", Type: arrow.BinaryTypes.String},
-		{Name: "date", Type: arrow.BinaryTypes.String},
-		{Name: "black", Type: arrow.BinaryTypes.String},
-		{Name: "white", Type: arrow.BinaryTypes.String},
-		{Name: "black_rank", Type: arrow.BinaryTypes.String},
-		{Name: "white_rank", Type: arrow.BinaryTypes.String},
-		{Name: "komi", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "result", Type: arrow.BinaryTypes.String},
-		{Name: "board_size", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "handicap", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "moves", Type: arrow.BinaryTypes.String},
-		{Name: "num_moves", Type: arrow.PrimitiveTypes.Int32},
-	}, nil)
-}
-
 // GameBuilder accumulates games into Arrow record batches.
 type GameBuilder struct {
 	b *array.RecordBuilder

@@ -82,21 +82,6 @@ func (r *MoveCands) Check() error {
 	return nil
 }
 
-// MoveCandsSchema is the Arrow schema of a movecands dataset (schema
-// version 1).
-func MoveCandsSchema() *arrow.Schema {
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "game_id", Type: arrow.BinaryTypes.String},
-		{Name: "date", Type: arrow.BinaryTypes.String},
-		{Name: "move_number", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "board_size", Type: arrow.PrimitiveTypes.Int8},
-		{Name: "to_move", Type: arrow.PrimitiveTypes.Int8},
-		{Name: "played", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "moves", Type: arrow.ListOf(arrow.PrimitiveTypes.Int16)},
-		{Name: "features", Type: arrow.ListOf(arrow.ListOf(arrow.PrimitiveTypes.Int32))},
-	}, nil)
-}
-
 // MoveCandsBuilder accumulates rows into Arrow record batches.
 type MoveCandsBuilder struct {
 	b        *array.RecordBuilder

@@ -15,54 +15,22 @@ import (
 )
 
 // The movepred results dataset kind: one row per player evaluated on move
-// prediction (a movepred.Result). The per-phase records and the feature
-// frequencies are parallel list columns: phase_from[i], phase_to[i], ...
-// describe phase i; feature[j], feature_legal[j], ... feature j.
+// prediction (a movepred.Result), in datasets.MovePredResultsSchema.
 const (
 	MovePredKind          = "movepred-results"
 	MovePredSchemaVersion = 1
 )
 
-var (
-	f64List = arrow.ListOf(arrow.PrimitiveTypes.Float64)
-	i32List = arrow.ListOf(arrow.PrimitiveTypes.Int32)
-	i64List = arrow.ListOf(arrow.PrimitiveTypes.Int64)
-)
-
-// MovePredSchema is the Arrow schema of a movepred results dataset.
-func MovePredSchema() *arrow.Schema {
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "player", Type: arrow.BinaryTypes.String},
-		{Name: "positions", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "legal_moves", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "top1", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "top5", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "top_k", Type: f64List},
-		{Name: "mean_rank", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "mean_log_likelihood", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "phase_from", Type: i32List},
-		{Name: "phase_to", Type: i32List},
-		{Name: "phase_positions", Type: i64List},
-		{Name: "phase_top1", Type: f64List},
-		{Name: "phase_top5", Type: f64List},
-		{Name: "phase_log_likelihood", Type: f64List},
-		{Name: "feature", Type: i32List},
-		{Name: "feature_legal", Type: f64List},
-		{Name: "feature_played", Type: f64List},
-		{Name: "feature_predicted", Type: f64List},
-	}, nil)
-}
-
 // WriteMovePredResults writes results as a movepred results dataset in dir.
 // m supplies the stage, input hash and meta; kind and schema version are set
 // here.
 func WriteMovePredResults(dir string, results []movepred.Result, m datasets.Manifest) (*datasets.Manifest, error) {
-	w, err := datasets.NewWriter(dir, MovePredSchema(), datasets.WriterOptions{})
+	w, err := datasets.NewWriter(dir, datasets.MovePredResultsSchema(), datasets.WriterOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer w.Abort()
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), MovePredSchema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.MovePredResultsSchema())
 	defer b.Release()
 	for _, r := range results {
 		appendResult(b, r)

@@ -43,7 +43,8 @@ type ProblemRow struct {
 	PaperNodes string // the papers' node counts as a JSON object
 }
 
-// problemColumns ties the schema, the writer and the reader together.
+// problemColumns are the writer and the reader, in the order of
+// datasets.ProblemsSchema (an int32 column has i32, a string column str).
 var problemColumns = []struct {
 	name string
 	str  func(*ProblemRow) *string
@@ -63,18 +64,6 @@ var problemColumns = []struct {
 	{name: "ftl_d", i32: func(r *ProblemRow) *int32 { return &r.FTLD }},
 	{name: "answer_first_move", str: func(r *ProblemRow) *string { return &r.Answer }},
 	{name: "paper_nodes", str: func(r *ProblemRow) *string { return &r.PaperNodes }},
-}
-
-// ProblemsSchema is the Arrow schema of a problems dataset (version 1).
-func ProblemsSchema() *arrow.Schema {
-	fields := make([]arrow.Field, len(problemColumns))
-	for i, c := range problemColumns {
-		fields[i] = arrow.Field{Name: c.name, Type: arrow.BinaryTypes.String}
-		if c.i32 != nil {
-			fields[i].Type = arrow.PrimitiveTypes.Int32
-		}
-	}
-	return arrow.NewSchema(fields, nil)
 }
 
 // ProblemRowOf describes a loaded problem.
@@ -121,12 +110,12 @@ func koName(r game.KoRule) string {
 // section, the manifest last (from m, whose Kind and SchemaVersion are set
 // here).
 func WriteProblems(ctx context.Context, outDir string, rows []ProblemRow, m datasets.Manifest) (*datasets.Manifest, error) {
-	w, err := datasets.NewWriter(outDir, ProblemsSchema(), datasets.WriterOptions{FilePrefix: "problems"})
+	w, err := datasets.NewWriter(outDir, datasets.ProblemsSchema(), datasets.WriterOptions{FilePrefix: "problems"})
 	if err != nil {
 		return nil, err
 	}
 	defer w.Abort()
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), ProblemsSchema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.ProblemsSchema())
 	defer b.Release()
 	for i := range rows {
 		if err := ctx.Err(); err != nil {

@@ -133,11 +133,10 @@ func encodeCounts(m map[string]string) string {
 	return string(b)
 }
 
-// solveColumn is one column of the schema: its Arrow type, how a row's
-// field is appended to a builder and read back from a record.
+// solveColumn is one column of datasets.SolveResultsSchema: how a row's
+// field is appended to the column's builder and read back from a record.
 type solveColumn struct {
 	name string
-	typ  arrow.DataType
 	put  func(b array.Builder, r *SolveRow)
 	get  func(rec arrow.Record, rows []SolveRow) error
 }
@@ -154,10 +153,10 @@ type appender[T any] interface {
 	Append(T)
 }
 
-func typedColumn[T any, A valueArray[T], B appender[T]](name string, typ arrow.DataType, field func(*SolveRow) *T) solveColumn {
+func typedColumn[T any, A valueArray[T], B appender[T]](name string, field func(*SolveRow) *T) solveColumn {
 	return solveColumn{
-		name: name, typ: typ,
-		put: func(b array.Builder, r *SolveRow) { b.(B).Append(*field(r)) },
+		name: name,
+		put:  func(b array.Builder, r *SolveRow) { b.(B).Append(*field(r)) },
 		get: func(rec arrow.Record, rows []SolveRow) error {
 			col, err := datasets.Column[A](rec, name)
 			if err != nil {
@@ -172,26 +171,27 @@ func typedColumn[T any, A valueArray[T], B appender[T]](name string, typ arrow.D
 }
 
 func strCol(name string, f func(*SolveRow) *string) solveColumn {
-	return typedColumn[string, *array.String, *array.StringBuilder](name, arrow.BinaryTypes.String, f)
+	return typedColumn[string, *array.String, *array.StringBuilder](name, f)
 }
 
 func i32Col(name string, f func(*SolveRow) *int32) solveColumn {
-	return typedColumn[int32, *array.Int32, *array.Int32Builder](name, arrow.PrimitiveTypes.Int32, f)
+	return typedColumn[int32, *array.Int32, *array.Int32Builder](name, f)
 }
 
 func i64Col(name string, f func(*SolveRow) *int64) solveColumn {
-	return typedColumn[int64, *array.Int64, *array.Int64Builder](name, arrow.PrimitiveTypes.Int64, f)
+	return typedColumn[int64, *array.Int64, *array.Int64Builder](name, f)
 }
 
 func f64Col(name string, f func(*SolveRow) *float64) solveColumn {
-	return typedColumn[float64, *array.Float64, *array.Float64Builder](name, arrow.PrimitiveTypes.Float64, f)
+	return typedColumn[float64, *array.Float64, *array.Float64Builder](name, f)
 }
 
 func boolCol(name string, f func(*SolveRow) *bool) solveColumn {
-	return typedColumn[bool, *array.Boolean, *array.BooleanBuilder](name, arrow.FixedWidthTypes.Boolean, f)
+	return typedColumn[bool, *array.Boolean, *array.BooleanBuilder](name, f)
 }
 
-// solveColumns ties the schema, the writer and the reader together.
+// solveColumns are the writer and the reader, in the schema's column
+// order (schemas_test.go in datasets checks the written schema).
 var solveColumns = []solveColumn{
 	strCol("id", func(r *SolveRow) *string { return &r.ID }),
 	strCol("set", func(r *SolveRow) *string { return &r.Set }),
@@ -218,16 +218,6 @@ var solveColumns = []solveColumn{
 	strCol("rzt_paper", func(r *SolveRow) *string { return &r.RZTPaper }),
 }
 
-// SolveResultsSchema is the Arrow schema of a solve-results dataset
-// (version 1).
-func SolveResultsSchema() *arrow.Schema {
-	fields := make([]arrow.Field, len(solveColumns))
-	for i, c := range solveColumns {
-		fields[i] = arrow.Field{Name: c.name, Type: c.typ}
-	}
-	return arrow.NewSchema(fields, nil)
-}
-
 // WriteSolveResults writes rows as a solve-results dataset into outDir with
 // its report section (WriteSolveSection), the manifest last (from m, whose
 // Kind and SchemaVersion are set here). The report directory of an earlier
@@ -238,7 +228,7 @@ func WriteSolveResults(ctx context.Context, outDir string, rows []SolveRow, m da
 			return nil, fmt.Errorf("evaluate: solve results: %w", err)
 		}
 	}
-	schema := SolveResultsSchema()
+	schema := datasets.SolveResultsSchema()
 	w, err := datasets.NewWriter(outDir, schema, datasets.WriterOptions{FilePrefix: "solve"})
 	if err != nil {
 		return nil, err

@@ -12,37 +12,19 @@ import (
 	"lifezero/datasets"
 )
 
-// The match-results dataset kind, OUT/results/: one row per game.
+// The match-results dataset kind, OUT/results/: one row per game, in
+// datasets.MatchResultsSchema.
 const (
 	ResultsKind          = "match-results"
 	ResultsSchemaVersion = 1
 	ResultsDir           = "results"
 )
 
-// ResultsSchema is the Arrow schema of a match-results dataset.
-func ResultsSchema() *arrow.Schema {
-	str := arrow.BinaryTypes.String
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "game", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "black", Type: str},
-		{Name: "white", Type: str},
-		{Name: "a_colour", Type: str},
-		{Name: "winner", Type: str},
-		{Name: "score", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "re", Type: str},
-		{Name: "end", Type: str},
-		{Name: "scored_by", Type: str},
-		{Name: "moves", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "seconds", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "sgf", Type: str},
-	}, nil)
-}
-
 // writeDataset writes the games of sum as the match-results dataset in
 // dir; the manifest's meta holds the engines, the settings and the
 // summary.
 func writeDataset(dir string, sum *Summary, st settings) error {
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), ResultsSchema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.MatchResultsSchema())
 	defer b.Release()
 	f := b.Fields()
 	for _, r := range sum.Games {
@@ -60,7 +42,7 @@ func writeDataset(dir string, sum *Summary, st settings) error {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	w, err := datasets.NewWriter(dir, ResultsSchema(), datasets.WriterOptions{})
+	w, err := datasets.NewWriter(dir, datasets.MatchResultsSchema(), datasets.WriterOptions{})
 	if err != nil {
 		return err
 	}

@@ -16,31 +16,12 @@ import (
 	"lifezero/rzs"
 )
 
-// The pattern database's dataset kind and schema version. Points are
-// stored board-independently as row-major indices y*size+x.
+// The pattern database's dataset kind and schema version; its columns are
+// datasets.RZPatternsSchema.
 const (
 	Kind          = "rz-patterns"
 	SchemaVersion = 1
 )
-
-// Schema is the Arrow schema of a pattern database (version 1). contents
-// holds one character per zone point, in the order of zone: 'B', 'W' or
-// '.' (empty). ko is -1 when there is no ko point. stamp is the entry's
-// insertion index in the run that proved it.
-func Schema() *arrow.Schema {
-	points := arrow.ListOf(arrow.PrimitiveTypes.Int16)
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "problem_id", Type: arrow.BinaryTypes.String},
-		{Name: "fingerprint", Type: arrow.BinaryTypes.String},
-		{Name: "board_size", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "stamp", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "to_move", Type: arrow.BinaryTypes.String},
-		{Name: "ko", Type: arrow.PrimitiveTypes.Int16},
-		{Name: "zone", Type: points},
-		{Name: "contents", Type: arrow.BinaryTypes.String},
-		{Name: "crucial", Type: points},
-	}, nil)
-}
 
 // Table is what the store reads and fills: a pattern table of package rzs
 // (*rzs.TreeTable or *rzs.LinearTable).
@@ -60,12 +41,12 @@ const batchRows = 4096
 // input hash defaults to the fingerprint.
 func Save(dir string, t Table, m datasets.Manifest) (*datasets.Manifest, error) {
 	key := t.PatternKey()
-	w, err := datasets.NewWriter(dir, Schema(), datasets.WriterOptions{})
+	w, err := datasets.NewWriter(dir, datasets.RZPatternsSchema(), datasets.WriterOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("rztstore: save patterns: %w", err)
 	}
 	defer w.Abort()
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), Schema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.RZPatternsSchema())
 	defer b.Release()
 	recs := t.ExportPatterns()
 	for i := range recs {

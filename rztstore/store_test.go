@@ -266,11 +266,11 @@ type patternRow struct {
 }
 
 func writePatternRows(t *testing.T, dir string, rows []patternRow) {
-	w, err := datasets.NewWriter(dir, Schema(), datasets.WriterOptions{})
+	w, err := datasets.NewWriter(dir, datasets.RZPatternsSchema(), datasets.WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), Schema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.RZPatternsSchema())
 	defer b.Release()
 	f := b.Fields()
 	for i, r := range rows {

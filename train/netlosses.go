@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
@@ -21,30 +20,17 @@ const (
 	NetworkKind          = "network"
 	NetworkSchemaVersion = 1
 	NetworkFile          = "network.lznn"
-	LossesName           = "losses" // losses.arrow
+	LossesName           = "losses" // losses.arrow, in datasets.NetworkLossesSchema
 )
-
-// LossesSchema is the schema of the loss curve.
-func LossesSchema() *arrow.Schema {
-	f64 := arrow.PrimitiveTypes.Float64
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "step", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "lr", Type: f64},
-		{Name: "policy", Type: f64},
-		{Name: "value", Type: f64},
-		{Name: "dwin", Type: f64},
-		{Name: "total", Type: f64},
-	}, nil)
-}
 
 // WriteLosses writes the loss curve as <dir>/losses.arrow and returns its
 // manifest entry.
 func WriteLosses(dir string, losses []LossPoint) (datasets.FileEntry, error) {
-	f, err := datasets.CreateFile(dir, LossesName, LossesSchema())
+	f, err := datasets.CreateFile(dir, LossesName, datasets.NetworkLossesSchema())
 	if err != nil {
 		return datasets.FileEntry{}, fmt.Errorf("train: %w", err)
 	}
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), LossesSchema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.NetworkLossesSchema())
 	defer b.Release()
 	for _, l := range losses {
 		b.Field(0).(*array.Int64Builder).Append(int64(l.Step))
@@ -85,7 +71,7 @@ func ReadLosses(ctx context.Context, dir string) ([]LossPoint, error) {
 	if entry == nil {
 		return nil, fmt.Errorf("train: %s lists no %s%s", dir, LossesName, datasets.FileExt)
 	}
-	r, err := datasets.OpenFile(dir, *entry, LossesSchema())
+	r, err := datasets.OpenFile(dir, *entry, datasets.NetworkLossesSchema())
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
