@@ -81,6 +81,12 @@ type SolveConfig struct {
 	Net      rzs.Evaluator
 	NetCheck func(*game.Problem) error
 	NetName  string
+	// NetWith, when set with Net, names a built-in evaluator that orders
+	// the search together with Net (rzs.Mixed): NetMix says what Net
+	// gives, NetBoth (its priors multiplied in and its value), NetPriors or
+	// NetValue. The results record the evaluator as "<NetWith>x<NetName>".
+	NetWith string
+	NetMix  string
 	// Ranker, when set, reweights the evaluator's move priors by a learned
 	// move ranker (rzs.Learned; for example a model of package tsumego,
 	// loaded by the caller); RankerName names it in the results, which
@@ -114,6 +120,9 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.Workers == 0 {
 		c.Workers = 1
 	}
+	if c.NetMix == "" {
+		c.NetMix = NetBoth
+	}
 	if c.RZT == "" {
 		c.RZT = RZTNone
 		if c.Algo == AlgoMCTS {
@@ -130,9 +139,23 @@ func (c SolveConfig) withDefaults() SolveConfig {
 		if c.Evaluator == "" {
 			c.Evaluator = "net"
 		}
+		if c.NetWith != "" {
+			c.Evaluator = c.NetWith + "x" + c.Evaluator
+			if c.NetMix != NetBoth {
+				c.Evaluator += "-" + c.NetMix
+			}
+		}
 	}
 	return c
 }
+
+// What a network gives when it orders the search with a built-in
+// evaluator (SolveConfig.NetMix).
+const (
+	NetBoth   = "both"
+	NetPriors = "priors"
+	NetValue  = "value"
+)
 
 // recordedEvaluator is the evaluator as the results name it.
 func (c SolveConfig) recordedEvaluator() string {
@@ -189,6 +212,10 @@ func (c SolveConfig) Validate() error {
 	switch {
 	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS && c.Algo != AlgoDFPN:
 		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s, %s or %s", c.Algo, AlgoMCTS, AlgoDFS, AlgoDFPN)}
+	case c.NetWith != "" && builtinEvaluator(c.NetWith) == nil:
+		return &SolveConfigError{"net_with", fmt.Sprintf("%q: want one of %s", c.NetWith, strings.Join(EvaluatorNames(), ", "))}
+	case c.NetMix != NetBoth && c.NetMix != NetPriors && c.NetMix != NetValue:
+		return &SolveConfigError{"net_mix", fmt.Sprintf("%q: want %s, %s or %s", c.NetMix, NetBoth, NetPriors, NetValue)}
 	case c.Net == nil && builtinEvaluator(c.Evaluator) == nil:
 		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want one of %s", c.Evaluator, strings.Join(EvaluatorNames(), ", "))}
 	case c.Budget < 0:
@@ -217,6 +244,10 @@ func (c SolveConfig) options() rzs.Options {
 	}
 	if c.Net != nil {
 		o.Evaluator = c.Net
+		if c.NetWith != "" {
+			o.Evaluator = rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
+				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors}
+		}
 	}
 	if c.Ranker != nil {
 		o.Evaluator = rzs.Learned{Base: o.Evaluator, Ranker: c.Ranker}
@@ -304,6 +335,9 @@ type Solved struct {
 func SolveProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit func(Solved) error) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("evaluate: solve: %w", err)
+	}
+	if cfg.NetWith != "" && cfg.Net == nil {
+		return fmt.Errorf("evaluate: solve: %w", &SolveConfigError{"net_with", "names what goes with a network, and no network was given"})
 	}
 	cfg = cfg.withDefaults()
 	defer setSolverGC()()

@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [12]int
-	var took [12]time.Duration
+	var wins, spent [13]int
+	var took [13]time.Duration
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -49,6 +49,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"dfpn-uniform-norz", SolveDFPN, Options{Budget: 200000, NoRZ: true, Evaluator: Uniform{}}},
 			{"mcts-ldb-2threads", Solve, Options{Budget: 200000, Evaluator: LDB(), Threads: 2}},
 			{"mcts-learned-noise", Solve, Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: noiseRanker{}, Weight: 3}}},
+			{"mcts-mixed", Solve, Options{Budget: 200000, Evaluator: Mixed{Base: LDB(), Other: Heuristic{}, Priors: true, Value: true}}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

@@ -39,6 +39,8 @@ type solveOptions struct {
 	RZTNoTimestamps bool   `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
 	RZTSymmetric    bool   `yaml:"rzt_sym" json:",omitempty" help:"pattern table also matches the problem's board symmetries"`
 	NetMode         string `yaml:"net_mode" help:"with a network: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
+	NetWith         string `yaml:"net_with" json:",omitempty" help:"with a network: order the search by it together with this built-in evaluator (see evaluator; empty: the network alone)"`
+	NetMix          string `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
 	MaxMemory       string `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
 
@@ -58,7 +60,8 @@ func (o *solveOptions) Validate() error {
 // naming the param (flagError names the flag instead).
 func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
-		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric}
+		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
+		NetWith: o.NetWith, NetMix: o.NetMix}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {

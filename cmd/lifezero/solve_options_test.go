@@ -72,6 +72,8 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"max-memory", "lots", "max_memory"},
 		{"rzt", "hash", "rzt"},
 		{"net-mode", "policy", "net_mode"},
+		{"net-with", "policy", "net_with"},
+		{"net-mix", "all", "net_mix"},
 		{"algo", "bfs", "algo"},
 	}
 	for _, tt := range tests {

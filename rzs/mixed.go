@@ -1,0 +1,47 @@
+package rzs
+
+import "lifezero/game"
+
+// Mixed orders the search by two evaluators at once: the Base evaluator's
+// pass share and, as chosen, its board-move priors multiplied by Other's
+// (renormalised to the base's board-move mass) and Other's value in place
+// of its own. It lets a network add what it knows to a static
+// life-and-death evaluator rather than replace it. Like every evaluator
+// it only orders the search.
+type Mixed struct {
+	Base, Other Evaluator
+	Priors      bool // multiply the base's board-move priors by Other's
+	Value       bool // take Other's value
+}
+
+// Evaluate implements Evaluator.
+func (m Mixed) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
+	priors, value := m.Base.Evaluate(pos, pr, moves)
+	if !m.Priors && !m.Value {
+		return priors, value
+	}
+	other, otherValue := m.Other.Evaluate(pos, pr, moves)
+	if m.Value {
+		value = otherValue
+	}
+	if !m.Priors {
+		return priors, value
+	}
+	var mass, sum float64
+	for i, mv := range moves {
+		if mv != game.Pass {
+			mass += float64(priors[i])
+			sum += float64(priors[i]) * float64(other[i])
+		}
+	}
+	if sum <= 0 {
+		// Other puts no mass where the base does: the base alone orders.
+		return priors, value
+	}
+	for i, mv := range moves {
+		if mv != game.Pass {
+			priors[i] = float32(mass * float64(priors[i]) * float64(other[i]) / sum)
+		}
+	}
+	return priors, value
+}
