@@ -17,9 +17,7 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/evaluate"
-	"lifezero/neteval"
 	"lifezero/rzs"
-	"lifezero/tsumego"
 )
 
 const solveSynopsis = "solve FILE|DIR... [--budget N] [--algo mcts|dfs|dfpn] [--no-rz] [--no-tt] [--evaluator ldb|ld|heuristic|...] " +
@@ -70,22 +68,14 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	cfg.RZTLoad, cfg.RZTSave = f.cfg.RZTLoad, f.cfg.RZTSave
 	f.cfg = cfg
 	if f.net != "" {
-		mode, err := neteval.ParseMode(f.opts.NetMode) // checked by config
-		if err != nil {
-			return nil, flagError(err)
-		}
-		ev, err := neteval.Load(f.net, mode)
-		if err != nil {
+		if err := loadSolveNet(&f.cfg, f.net, f.opts.NetMode); err != nil {
 			return nil, fmt.Errorf("--net: %w", err)
 		}
-		f.cfg.Net, f.cfg.NetCheck, f.cfg.NetName = ev, ev.Check, "net-"+mode.String()
 	}
 	if f.priors != "" {
-		r, _, err := tsumego.LoadRanker(f.priors)
-		if err != nil {
+		if err := loadSolveRanker(&f.cfg, f.priors); err != nil {
 			return nil, fmt.Errorf("--features-model: %w", err)
 		}
-		f.cfg.Ranker, f.cfg.RankerName = r, "tsumego"
 	}
 	f.paths = paths
 	return f, nil

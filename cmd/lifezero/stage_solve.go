@@ -43,16 +43,18 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 		return err
 	}
 	if rankerIn != nil {
-		r, _, err := tsumego.LoadRanker(rankerIn.Path)
-		if err != nil {
+		if err := loadSolveRanker(&cfg, rankerIn.Path); err != nil {
 			return fmt.Errorf("input stage:%s: %w", rankerIn.Stage, err)
 		}
-		cfg.Ranker, cfg.RankerName = r, "tsumego"
 		env.Log.Info("priors from a tsumego model", "model", rankerIn.Stage)
 	}
 	if netIn != nil {
-		if err := loadSolveNet(&cfg, netIn, p.NetMode); err != nil {
-			return err
+		file, _, err := train.NetworkPath(netIn.Path)
+		if err == nil {
+			err = loadSolveNet(&cfg, file, p.NetMode)
+		}
+		if err != nil {
+			return fmt.Errorf("input stage:%s: %w", netIn.Stage, err)
 		}
 		env.Log.Info("searching with a network", "network", netIn.Stage, "mode", p.NetMode)
 	}
@@ -60,15 +62,12 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]evaluate.SolveRow, 0, len(tasks))
-	env.Progress.Start(len(tasks), "problems")
-	err = evaluate.SolveProblems(ctx, tasks, cfg, func(s evaluate.Solved) error {
-		rows = append(rows, s.Row)
-		env.Log.Debug("solved", "problem", s.Row.Source, "result", s.Row.Result, "nodes", s.Row.Nodes, "seconds", s.Row.Seconds)
-		env.Progress.Add(1)
-		return nil
+	rows, err := collectRows(env, len(tasks), func(emit func(evaluate.SolveRow) error) error {
+		return evaluate.SolveProblems(ctx, tasks, cfg, func(s evaluate.Solved) error {
+			env.Log.Debug("solved", "problem", s.Row.Source, "result", s.Row.Result, "nodes", s.Row.Nodes, "seconds", s.Row.Seconds)
+			return emit(s.Row)
+		})
 	})
-	env.Progress.Finish()
 	if err != nil {
 		return err
 	}
@@ -118,20 +117,28 @@ func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn, ranke
 	return paths, netIn, rankerIn, nil
 }
 
-// loadSolveNet loads the network of dataset in into cfg.
-func loadSolveNet(cfg *evaluate.SolveConfig, in *pipelines.InputRef, modeName string) error {
+// loadSolveNet sets cfg to search with the network weights file, read in
+// the neteval mode named modeName (the solve and the stage share it).
+func loadSolveNet(cfg *evaluate.SolveConfig, file, modeName string) error {
 	mode, err := neteval.ParseMode(modeName)
 	if err != nil {
 		return err
 	}
-	file, _, err := train.NetworkPath(in.Path)
-	if err != nil {
-		return fmt.Errorf("input stage:%s: %w", in.Stage, err)
-	}
 	ev, err := neteval.Load(file, mode)
 	if err != nil {
-		return fmt.Errorf("input stage:%s: %w", in.Stage, err)
+		return err
 	}
 	cfg.Net, cfg.NetCheck, cfg.NetName = ev, ev.Check, "net-"+mode.String()
+	return nil
+}
+
+// loadSolveRanker sets cfg to reweight its move priors by the tsumego
+// model in dir.
+func loadSolveRanker(cfg *evaluate.SolveConfig, dir string) error {
+	r, _, err := tsumego.LoadRanker(dir)
+	if err != nil {
+		return err
+	}
+	cfg.Ranker, cfg.RankerName = r, "tsumego"
 	return nil
 }
