@@ -81,6 +81,19 @@ func (p *Position) CopyTo(dst *Position) {
 	dst.history = append(h, p.history...)
 }
 
+// Reserve makes room in the superko history for n more moves, so that
+// the next n moves played on p, or on plain copies made from it move by
+// move (a search's stack of frames, each a copy of the one before), append
+// in place instead of allocating. It never shares storage that p did not
+// already own: a history without the room is moved to new storage.
+func (p *Position) Reserve(n int) {
+	if cap(p.history)-len(p.history) < n {
+		h := make([]uint64, len(p.history), len(p.history)+n)
+		copy(h, p.history)
+		p.history = h
+	}
+}
+
 // ToMove returns the side to move.
 func (p *Position) ToMove() Color { return p.toMove }
 

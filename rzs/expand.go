@@ -8,7 +8,10 @@ import (
 // or the transposition table knows it, and otherwise creates its children
 // with the evaluator's priors. It then propagates proofs and backs up the
 // value.
-func (s *mcSolver) expand(path []pathStep) { s.expandWith(path, &leafWork{}) }
+func (s *mcSolver) expand(path []pathStep) {
+	s.work.reset()
+	s.expandWith(path, &s.work)
+}
 
 // leafWork is the part of a leaf's expansion that reads only its position:
 // the judgement, the legal moves and the evaluator's priors and value. The
@@ -24,6 +27,10 @@ type leafWork struct {
 	value  float32
 }
 
+// reset readies w for another leaf, keeping the moves' storage: the moves
+// are copied into the tree at expansion, so one slice serves every leaf.
+func (w *leafWork) reset() { *w = leafWork{moves: w.moves[:0]} }
+
 // judge fills in the judgement.
 func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.PointSet) {
 	w.j, w.judged = pr.Judge(pos, standing), true
@@ -33,7 +40,7 @@ func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.Po
 // pass; the living side never needs to, since a pass lets the killer end
 // the game by passing too.
 func (w *leafWork) generate(pr *game.Problem, eval Evaluator, pos *game.Position) {
-	w.moves, w.barred = pos.LegalMovesSuperko(nil, &pr.Region)
+	w.moves, w.barred = pos.LegalMovesSuperko(w.moves[:0], &pr.Region)
 	if pos.ToMove() != pr.Living() {
 		w.moves = append(w.moves, game.Pass)
 	}
@@ -47,11 +54,11 @@ func (w *leafWork) generate(pr *game.Problem, eval Evaluator, pos *game.Position
 func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 	leaf := &path[len(path)-1]
 	id, pos := leaf.id, leaf.pos
-	standing := leaf.standing
+	standing := &leaf.standing
 	s.nodes++
-	key := ttKey(pos, &standing)
+	key := ttKey(pos, standing)
 	if !w.judged {
-		w.judge(s.pr, pos, &standing)
+		w.judge(s.pr, pos, standing)
 	}
 	j := w.j
 	switch {
@@ -67,7 +74,7 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 	if s.status(id) == Unknown {
 		value := s.createChildren(id, pos, w)
 		if s.status(id) == Unknown && s.opts.Table != nil && id != rootNode {
-			s.lookupTable(id, pos, &standing)
+			s.lookupTable(id, pos, standing)
 		}
 		if s.status(id) == Unknown {
 			s.tree.backup(id, float64(value), s.living)
@@ -76,7 +83,7 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 	} else if !s.historyDep(id) {
 		s.tt.store(key, s.status(id), s.tree.node(id).zone)
 		if j.Outcome == game.LivingWins && s.opts.Table != nil {
-			s.opts.Table.Insert(pos, &standing, j.Zone)
+			s.opts.Table.Insert(pos, standing, j.Zone)
 		}
 	}
 	s.propagate(path)

@@ -241,9 +241,9 @@ func (n *memNode) q(fpu float64) float64 {
 
 // selectChild returns the index, move and record (0 if unvisited) of the
 // child of id with the highest PUCT score, as mcts.Tree.Select computes it,
-// passing over the children for which skip is true. ok is false when every
+// passing over the children that skip.skip names. ok is false when every
 // child is skipped.
-func (t *memTree) selectChild(id int32, skip func(move game.Point, rec int32) bool) (idx int, move game.Point, rec int32, ok bool) {
+func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point, rec int32, ok bool) {
 	parent := t.node(id)
 	c, has := t.kidsOf(id)
 	if !has {
@@ -264,7 +264,7 @@ func (t *memTree) selectChild(id int32, skip func(move game.Point, rec int32) bo
 			rn = t.node(r)
 			r = rn.nextSib
 		}
-		if skip(m, cur) {
+		if skip.skip(m, cur) {
 			continue
 		}
 		var score float64

@@ -57,6 +57,7 @@ func (r *threadRun) work() {
 	frames := make([]game.Position, s.opts.MaxDepth+2)
 	start := s.pr.Start.Copy() // its own superko history to append to
 	var path []pathStep
+	var w leafWork
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for !r.stop {
@@ -97,7 +98,7 @@ func (r *threadRun) work() {
 		s.tree.node(leaf.id).flags |= flagPending
 		r.inflight++
 		r.mu.Unlock()
-		var w leafWork
+		w.reset()
 		w.judge(s.pr, leaf.pos, &leaf.standing)
 		if w.j.Outcome == game.Undecided {
 			w.generate(s.pr, s.opts.Evaluator, leaf.pos)

@@ -116,6 +116,7 @@ type mcSolver struct {
 	tableHits int
 	frames    []game.Position // one per depth, reused (see simulate)
 	path      []pathStep
+	work      leafWork // the sequential search's leaf (see expand)
 	mem       memBound
 }
 
@@ -261,12 +262,14 @@ const (
 // descend walks from the root to a leaf by PUCT. Positions live in frames,
 // reused by every walk: a frame is a plain copy of its parent's, so it
 // shares the superko history's spare capacity and each move appends its
-// hash in place, like a stack; frames[0] is a copy of start. While the
+// hash in place, like a stack; frames[0] is a copy of start with room
+// reserved for the deepest line, so a walk allocates nothing. While the
 // parallel solver runs (memTree.virtual set), every record entered is
 // counted as visited at once (memTree.visit).
 func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.Position) ([]pathStep, descent) {
 	virtual := s.tree.virtual != nil
-	frames[0] = *start
+	start.CopyTo(&frames[0])
+	frames[0].Reserve(len(frames))
 	path = append(path, pathStep{rootNode, &frames[0], s.pr.Crucial})
 	if virtual {
 		s.tree.visit(rootNode)
@@ -312,21 +315,32 @@ func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.
 	}
 }
 
-// skipper tells selection which children of id to pass over: proven
-// children that cannot change id's status, and at AND nodes the moves
-// outside the must-play region. rec is the child's record, 0 when it has
-// never been visited (and so is unproven).
-func (s *mcSolver) skipper(id int32) func(m game.Point, rec int32) bool {
-	if s.isOR(id) {
-		return func(_ game.Point, rec int32) bool { return rec != 0 && s.status(rec) == Loss }
+// skipper tells selection which children of a node to pass over: proven
+// children that cannot change the node's status, and at AND nodes the
+// moves outside the must-play region. It is a plain value (not a closure)
+// so that a descent allocates nothing.
+type skipper struct {
+	s  *mcSolver
+	or bool
+	ns *andState // the AND node's state, nil before any child is proven
+}
+
+// skipper returns the skipper of node id.
+func (s *mcSolver) skipper(id int32) skipper {
+	k := skipper{s: s, or: s.isOR(id)}
+	if a := s.tree.node(id).aux; !k.or && a != 0 {
+		k.ns = s.and.at(a)
 	}
-	var ns *andState
-	if a := s.tree.node(id).aux; a != 0 {
-		ns = s.and.at(a)
+	return k
+}
+
+// skip reports whether to pass over the child with move m; rec is the
+// child's record, 0 when it has never been visited (and so is unproven).
+func (k skipper) skip(m game.Point, rec int32) bool {
+	if k.or {
+		return rec != 0 && k.s.status(rec) == Loss
 	}
-	return func(m game.Point, rec int32) bool {
-		return (rec != 0 && s.status(rec) == Win) || !inMustPlay(ns, m)
-	}
+	return (rec != 0 && k.s.status(rec) == Win) || !inMustPlay(k.ns, m)
 }
 
 // inMustPlay reports whether m is in an AND node's must-play region; a node
