@@ -35,19 +35,21 @@ type Heuristic struct{}
 // Evaluate implements Evaluator.
 func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
 	living := pr.Living()
-	weakLibs := weakLiberties(pos)
 	targets := pr.Crucial
 	if targets.Empty() {
 		targets = stonesOf(pos, living)
 	}
 	focus := focusStones(pos, &targets)
-	dist := distanceMap(pos, &focus)
+	var dist [game.MaxCells]uint8
+	distanceMap(pos, &focus, &dist)
+	var weakLibs [game.MaxCells]int8
+	weakLiberties(pos, &weakLibs)
 	priors := make([]float32, len(moves))
 	sum := float32(0)
 	for i, m := range moves {
 		w := float32(passWeight)
 		if m != game.Pass {
-			w = heuristicWeight(pos, m, living, dist, weakLibs)
+			w = heuristicWeight(pos, m, living, &dist, &weakLibs)
 		}
 		priors[i] = w
 		sum += w
@@ -66,7 +68,7 @@ const passWeight = 0.02
 // fought next to the group: the prior falls off exponentially with the
 // distance to it, so the far empty parts of a large region get little
 // attention; liberties of weak blocks and eye-like points weigh more.
-func heuristicWeight(pos *game.Position, m game.Point, living game.Color, dist []uint8, weakLibs []int8) float32 {
+func heuristicWeight(pos *game.Position, m game.Point, living game.Color, dist *[game.MaxCells]uint8, weakLibs *[game.MaxCells]int8) float32 {
 	w := nearness[min(max(int(dist[m])-1, 0), len(nearness)-1)]
 	w *= 1 + 2*float32(weakLibs[m])
 	if eyeish(pos, m, living) {
@@ -98,10 +100,11 @@ func focusStones(pos *game.Position, targets *game.PointSet) game.PointSet {
 	return focus
 }
 
-// weakLiberties counts, for each point, the blocks with at most two
-// liberties that have it as a liberty.
-func weakLiberties(pos *game.Position) []int8 {
-	out := make([]int8, pos.Cells())
+// weakLiberties counts into out, for each point, the blocks with at most
+// two liberties that have it as a liberty. The evaluators' point maps are
+// fixed arrays on the stack: they run at every node.
+func weakLiberties(pos *game.Position, out *[game.MaxCells]int8) {
+	clear(out[:pos.Cells()])
 	var seen game.PointSet
 	for i := 0; i < pos.Cells(); i++ {
 		p := game.Point(i)
@@ -114,7 +117,6 @@ func weakLiberties(pos *game.Position) []int8 {
 			libs.ForEach(func(l game.Point) { out[l]++ })
 		}
 	}
-	return out
 }
 
 func stonesOf(pos *game.Position, c game.Color) game.PointSet {
@@ -135,30 +137,31 @@ var nearness = func() (t [40]float32) {
 	return t
 }()
 
-// distanceMap returns, for every point, the Manhattan distance to the
+// distanceMap sets dist, for every point, to the Manhattan distance to the
 // nearest point of set (a breadth-first search from all of set at once;
 // 100 where set is empty).
-func distanceMap(pos *game.Position, set *game.PointSet) []uint8 {
-	dist := make([]uint8, pos.Cells())
-	for i := range dist {
+func distanceMap(pos *game.Position, set *game.PointSet, dist *[game.MaxCells]uint8) {
+	for i := 0; i < pos.Cells(); i++ {
 		dist[i] = 100
 	}
-	queue := make([]game.Point, 0, pos.Cells())
+	var queue [game.MaxCells]game.Point // each point joins once
+	head, tail := 0, 0
 	set.ForEach(func(p game.Point) {
 		dist[p] = 0
-		queue = append(queue, p)
+		queue[tail] = p
+		tail++
 	})
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
+	for head < tail {
+		p := queue[head]
+		head++
 		for _, q := range pos.Neighbors(p) {
 			if pos.At(q) != game.Border && dist[q] == 100 {
 				dist[q] = dist[p] + 1
-				queue = append(queue, q)
+				queue[tail] = q
+				tail++
 			}
 		}
 	}
-	return dist
 }
 
 // eyeish reports whether every on-board neighbour of p holds a stone of c:

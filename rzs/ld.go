@@ -87,7 +87,8 @@ func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (
 	var ld ldScratch
 	ld.cfg = l
 	ld.read(pos, pr, living, !l.NoEyes)
-	weakLibs := weakLiberties(pos)
+	var weakLibs [game.MaxCells]int8
+	weakLiberties(pos, &weakLibs)
 	priors := make([]float32, len(moves))
 	passAt := -1
 	sum := float32(0)
@@ -101,7 +102,7 @@ func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (
 			sum += passWeight
 			continue
 		}
-		w := heuristicWeight(pos, m, living, ld.distFocus, weakLibs)
+		w := heuristicWeight(pos, m, living, &ld.distFocus, &weakLibs)
 		if !l.NoEyes {
 			w *= ld.moveBonus(m)
 		}
@@ -141,26 +142,30 @@ func (l LD) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (
 }
 
 // ldScratch is one reading of a position: the living group, distances from
-// it and from the killer's stones, and the eye space.
+// it and from the killer's stones, and the eye space. Its point maps are
+// fixed arrays, so that it lives on Evaluate's stack: an evaluation
+// allocates only the priors it returns.
 type ldScratch struct {
-	targets   game.PointSet // standing crucial stones (or the living stones)
-	group     game.PointSet // target blocks and living blocks sharing a liberty with them
-	distFocus []uint8       // distance to the fight (the Heuristic's focus)
-	distOwn   []uint8       // distance to the group
-	distKill  []uint8       // distance to the nearest killer stone
-	space     game.PointSet // eye space: empties nearer the group than any killer stone
-	part      []int16       // eye-space part of each point (-1: none)
-	parts     []eyePart
-	cfg       LD            // the evaluator's settings
-	next      game.Position // playNear's scratch position
+	targets   game.PointSet             // standing crucial stones (or the living stones)
+	group     game.PointSet             // target blocks and living blocks sharing a liberty with them
+	distFocus [game.MaxCells]uint8      // distance to the fight (the Heuristic's focus)
+	distOwn   [game.MaxCells]uint8      // distance to the group
+	distKill  [game.MaxCells]uint8      // distance to the nearest killer stone
+	space     game.PointSet             // eye space: empties nearer the group than any killer stone
+	part      [game.MaxCells]int16      // eye-space part of each point (-1: none)
+	partSize  [game.MaxCells]int16      // points of each part
+	vital     [game.MaxCells]game.Point // each part's point with most neighbours in it
+	degree    [game.MaxCells]int8       // the vital point's neighbours in the part
+	eyes      float64                   // eyes the parts are worth, summed in part order
+	cfg       LD                        // the evaluator's settings
+	next      game.Position             // playNear's scratch position (a board alone)
 }
 
-// eyePart is a connected part of the eye space.
+// eyePart is a connected part of the eye space, while splitSpace floods it.
 type eyePart struct {
 	size   int
 	vital  game.Point // the point of the part with most neighbours in it
 	degree int
-	eyes   float64 // eyes the part is worth
 }
 
 // read fills the scratch; the group, its distances and the eye space only
@@ -172,14 +177,14 @@ func (ld *ldScratch) read(pos *game.Position, pr *game.Problem, living game.Colo
 		ld.targets = ld.targets.Intersect(regionNeighbourhood(pos, &pr.Region))
 	}
 	focus := focusStones(pos, &ld.targets)
-	ld.distFocus = distanceMap(pos, &focus)
+	distanceMap(pos, &focus, &ld.distFocus)
 	if !withEyes {
 		return
 	}
 	ld.group = livingGroup(pos, &ld.targets, living)
-	ld.distOwn = distanceMap(pos, &ld.group)
+	distanceMap(pos, &ld.group, &ld.distOwn)
 	killers := stonesOf(pos, living.Opponent())
-	ld.distKill = distanceMap(pos, &killers)
+	distanceMap(pos, &killers, &ld.distKill)
 	ld.space = game.PointSet{}
 	for i := 0; i < pos.Cells(); i++ {
 		p := game.Point(i)
@@ -229,25 +234,28 @@ func livingGroup(pos *game.Position, targets *game.PointSet, living game.Color) 
 	return group
 }
 
-// splitSpace labels the connected parts of the eye space and values each.
+// splitSpace labels the connected parts of the eye space, in point order,
+// and values each.
 func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
-	ld.part = make([]int16, pos.Cells())
-	for i := range ld.part {
+	for i := 0; i < pos.Cells(); i++ {
 		ld.part[i] = -1
 	}
-	ld.parts = ld.parts[:0]
-	var stack []game.Point
-	ld.space.ForEach(func(start game.Point) {
-		if ld.part[start] >= 0 {
-			return
+	ld.eyes = 0
+	var stack [game.MaxCells]game.Point // each point is pushed once
+	parts := int16(0)
+	for i := 0; i < pos.Cells(); i++ {
+		start := game.Point(i)
+		if !ld.space.Has(start) || ld.part[start] >= 0 {
+			continue
 		}
-		id := int16(len(ld.parts))
+		id := parts
+		parts++
 		ep := eyePart{vital: start, degree: -1}
 		ld.part[start] = id
-		stack = append(stack[:0], start)
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
+		stack[0] = start
+		for n := 1; n > 0; {
+			n--
+			p := stack[n]
 			ep.size++
 			deg := 0
 			for _, q := range pos.Neighbors(p) {
@@ -255,7 +263,8 @@ func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
 					deg++
 					if ld.part[q] < 0 {
 						ld.part[q] = id
-						stack = append(stack, q)
+						stack[n] = q
+						n++
 					}
 				}
 			}
@@ -263,9 +272,9 @@ func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
 				ep.vital, ep.degree = p, deg
 			}
 		}
-		ep.eyes = partEyes(pos, &ep, start, living)
-		ld.parts = append(ld.parts, ep)
-	})
+		ld.partSize[id], ld.vital[id], ld.degree[id] = int16(ep.size), ep.vital, int8(ep.degree)
+		ld.eyes += partEyes(pos, &ep, start, living)
+	}
 }
 
 // partEyes is the number of eyes a part of the eye space is worth: a single
@@ -318,8 +327,7 @@ func falseEye(pos *game.Position, p game.Point, living game.Color) bool {
 func (ld *ldScratch) moveBonus(m game.Point) float32 {
 	w := float32(1)
 	if k := ld.part[m]; k >= 0 {
-		ep := &ld.parts[k]
-		if ep.vital == m && ep.size >= 3 && ep.size <= 6 && ep.degree >= 2 {
+		if size := ld.partSize[k]; ld.vital[k] == m && size >= 3 && size <= 6 && ld.degree[k] >= 2 {
 			w *= 4
 		}
 	}
@@ -351,11 +359,7 @@ func (ld *ldScratch) value(pos *game.Position, living game.Color) float32 {
 	if !any {
 		return 0.05
 	}
-	eyes := 0.0
-	for i := range ld.parts {
-		eyes += ld.parts[i].eyes
-	}
-	x := 2*(min(eyes, 3)-1.5) + 0.3*float64(min(minLibs, 6)-2)
+	x := 2*(min(ld.eyes, 3)-1.5) + 0.3*float64(min(minLibs, 6)-2)
 	if minLibs == 1 && pos.ToMove() != living {
 		x -= 2
 	}

@@ -17,11 +17,18 @@ import (
 func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
 	living := pr.Living()
 	before, beforeDist := targetRegions(pos, &ld.targets, living)
-	var wins []int
-	ld.playNear(pos, pr, moves, func(i int, next *game.Position, standing *game.PointSet) {
-		after, dist := targetRegions(next, standing, living)
-		if after >= 2 && pr.Judge(next, standing).Outcome == game.LivingWins {
-			wins = append(wins, i)
+	var wins game.PointSet // the winning moves (never the pass)
+	nWins := 0
+	for i, m := range moves {
+		standing, ok := ld.playNear(pos, pr, m)
+		if !ok {
+			continue
+		}
+		next := &ld.next
+		after, dist := targetRegions(next, &standing, living)
+		if after >= 2 && pr.Judge(next, &standing).Outcome == game.LivingWins {
+			wins.Add(m)
+			nWins++
 		}
 		if ld.cfg.Benson && after > before {
 			priors[i] *= 1 + 1.5*float32(after-before)
@@ -29,16 +36,18 @@ func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []ga
 		if ld.cfg.Distance && dist < beforeDist {
 			priors[i] *= 1 + ld.cfg.distPrior()*float32(beforeDist-dist)
 		}
-	})
+	}
 	normalize(priors)
-	if len(wins) == 0 {
+	if nWins == 0 {
 		return
 	}
 	for i := range priors {
 		priors[i] *= 0.1
 	}
-	for _, i := range wins {
-		priors[i] += 0.9 / float32(len(wins))
+	for i, m := range moves {
+		if m != game.Pass && wins.Has(m) {
+			priors[i] += 0.9 / float32(nWins)
+		}
 	}
 }
 
@@ -48,31 +57,36 @@ func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []ga
 func (ld *ldScratch) probeKiller(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
 	living := pr.Living()
 	_, before := targetRegions(pos, &ld.targets, living)
-	ld.playNear(pos, pr, moves, func(i int, next *game.Position, standing *game.PointSet) {
-		if _, d := targetRegions(next, standing, living); d > before {
+	for i, m := range moves {
+		standing, ok := ld.playNear(pos, pr, m)
+		if !ok {
+			continue
+		}
+		if _, d := targetRegions(&ld.next, &standing, living); d > before {
 			priors[i] *= 1 + ld.cfg.distPrior()*float32(d-before)
 		}
-	})
+	}
 	normalize(priors)
 }
 
-// playNear calls f with the position after each legal move of moves next
-// to the living group (at most one point from it) and the crucial stones
-// standing there. The position is one scratch, replayed for every move: f
-// must not keep it.
-func (ld *ldScratch) playNear(pos *game.Position, pr *game.Problem, moves []game.Point, f func(i int, next *game.Position, standing *game.PointSet)) {
-	for i, m := range moves {
-		if m == game.Pass || ld.distOwn[m] > 1 {
-			continue
-		}
-		next := &ld.next
-		pos.CopyTo(next)
-		if next.Play(m) != nil {
-			continue
-		}
-		standing := pr.Standing(next, &ld.targets)
-		f(i, next, &standing)
+// playNear plays m, a move of pos's side to move, on the scratch position
+// ld.next when it lies next to the living group (at most one point from
+// it), and returns the crucial stones standing after it; ok is false for a
+// move not probed. ld.next gets the board alone, without pos's superko
+// history: the moves come from pos's legal-move generation, and Judge and
+// the region readings look only at the board (and, after a stone, at no
+// pending passes), so a probe allocates nothing.
+func (ld *ldScratch) playNear(pos *game.Position, pr *game.Problem, m game.Point) (standing game.PointSet, ok bool) {
+	if m == game.Pass || ld.distOwn[m] > 1 {
+		return standing, false
 	}
+	next := &ld.next
+	next.SetToMove(pos.ToMove().Opponent())
+	next.Board = pos.Board
+	if _, err := next.Board.Play(pos.ToMove(), m); err != nil {
+		return standing, false
+	}
+	return pr.Standing(next, &ld.targets), true
 }
 
 // normalize scales priors to sum to one.
