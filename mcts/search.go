@@ -122,6 +122,7 @@ type Search[S any] struct {
 	// per descent step.
 	selecting NodeID
 	skip      func(game.Point, NodeID) bool
+	spare     *Leaf[S] // a leaf of a descent that returned none, for the next
 }
 
 // NewSearch returns a search of tree (holding at least its root) for sims
@@ -133,6 +134,15 @@ func NewSearch[S any](tree SearchTree, perspective game.Color, sims int, hooks H
 	}
 	s.grow()
 	return s
+}
+
+// Reset starts a new search of s's tree, which the caller has emptied to a
+// root alone (Tree.Reset), keeping the memory of the per-node state: a
+// self-play game recycles its searches from move to move. The hooks stay.
+func (s *Search[S]) Reset(perspective game.Color, sims int) {
+	s.perspective, s.sims, s.done, s.pending = perspective, sims, 0, 0
+	s.status, s.value = s.status[:0], s.value[:0]
+	s.grow()
 }
 
 // Tree returns the tree searched.
@@ -160,6 +170,7 @@ func (s *Search[S]) Finished() bool { return s.done >= s.sims && s.pending == 0 
 // none), as Tree.CopySubtree returns. The visits already at the root
 // count as simulations done. The search must have no leaves in flight.
 func (s *Search[S]) Inherit(old *Search[S], ids []NodeID) {
+	s.status, s.value = s.status[:0], s.value[:0]
 	s.grow()
 	for nid, o := range ids {
 		if o != None && int(o) < len(old.status) {
@@ -185,7 +196,16 @@ var errNoChild = errors.New("expanded node has no selectable child")
 // end, backed up at once, or collided with a leaf already pending
 // (collided: nothing was done).
 func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
-	st := s.hooks.Root()
+	// The descent's state lives in the leaf it may become: the hooks take
+	// its address, which would move a local to the heap at every descent.
+	// A descent that returns no leaf leaves it for the next.
+	lf = s.spare
+	if lf == nil {
+		lf = &Leaf[S]{search: s}
+	}
+	s.spare = lf
+	lf.State = s.hooks.Root()
+	st := &lf.State
 	root := s.tree.Root()
 	id := root
 	for {
@@ -198,7 +218,7 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 			return nil, true, nil
 		case Unreached:
 			if id != root && s.hooks.Judge != nil {
-				if v, over := s.hooks.Judge(&st); over {
+				if v, over := s.hooks.Judge(st); over {
 					s.status[id], s.value[id] = Terminal, v
 					continue
 				}
@@ -206,14 +226,15 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 			s.status[id] = Pending
 			s.pending++
 			s.tree.AddVirtualLoss(id)
-			return &Leaf[S]{ID: id, State: st, search: s}, false, nil
+			lf.ID, s.spare = id, nil
+			return lf, false, nil
 		}
 		s.selecting = id
 		child := s.tree.SelectChild(id, s.skip)
 		if child == None {
 			return nil, false, fmt.Errorf("mcts: search: node %d: %w", id, errNoChild)
 		}
-		if err := s.hooks.Play(&st, s.tree.Move(child)); err != nil {
+		if err := s.hooks.Play(st, s.tree.Move(child)); err != nil {
 			return nil, false, fmt.Errorf("mcts: search: %w", err)
 		}
 		s.grow() // a tree that creates ids on selection has a new one

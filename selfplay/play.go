@@ -48,8 +48,8 @@ type gameState struct {
 	// the moves played since lead to an evaluated node; else nil.
 	carry   *search
 	carryID mcts.NodeID
-	// spare is a search tree no longer used, recycled by the next search.
-	spare *mcts.Tree
+	// spare is a search no longer used, recycled by the next search.
+	spare *search
 }
 
 // player plays chunks of games in lockstep with batched evaluation.
@@ -258,7 +258,7 @@ func (p *player) advance(gs *gameState) error {
 			gs.spare = nil
 			if gs.carry != nil {
 				gs.search.adopt(gs.carry, gs.carryID)
-				gs.spare, gs.carry = gs.carry.tree, nil
+				gs.spare, gs.carry = gs.carry, nil
 			}
 			return nil
 		}
@@ -287,7 +287,7 @@ func (p *player) playSearched(gs *gameState) error {
 	if p.opts.ReuseTree {
 		gs.carry, gs.carryID = gs.search, 0
 	} else {
-		gs.spare = gs.search.tree
+		gs.spare = gs.search
 	}
 	gs.search = nil
 	planes := make([]float32, p.cfg.InputSize())
@@ -308,7 +308,7 @@ func (p *player) play(gs *gameState, m game.Point) error {
 	if gs.carry != nil {
 		gs.carryID = gs.carry.tree.Child(gs.carryID, m)
 		if gs.carryID == mcts.None || gs.carry.core.Status(gs.carryID) != mcts.Inner {
-			gs.spare, gs.carry = gs.carry.tree, nil
+			gs.spare, gs.carry = gs.carry, nil
 		}
 	}
 	pr := gs.g.Start.Problem

@@ -43,27 +43,36 @@ type search struct {
 	rng     *rand.Rand
 }
 
-// newSearch starts the search of root. tree, if not nil, is a tree no
-// longer used, whose memory the search takes over.
-func newSearch(start Start, root *game.Position, standing game.PointSet, g *gameParams, rng *rand.Rand, tree *mcts.Tree) *search {
-	if tree == nil {
-		tree = mcts.NewTree(root.ToMove().Opponent())
-	} else {
-		tree.Reset(root.ToMove().Opponent())
-	}
+// newSearch starts the search of root. spare, if not nil, is a search no
+// longer used, whose tree and per-node memory the new one takes over.
+func newSearch(start Start, root *game.Position, standing game.PointSet, g *gameParams, rng *rand.Rand, spare *search) *search {
 	pr := start.Problem
-	s := &search{
-		start: start, living: pr.Living(), root: root, standing: standing, tree: tree,
+	s := spare
+	if s == nil {
+		s = &search{}
+	}
+	*s = search{
+		start: start, living: pr.Living(), root: root, standing: standing, tree: s.tree, core: s.core,
 		trackCrucial: pr.Goal[pr.Living()] == game.GoalLive,
 		ftl:          root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
 		alpha: g.alpha, eps: g.eps, rng: rng,
 	}
-	hooks := mcts.Hooks[state]{Root: s.rootState, Play: s.play, Judge: s.judge}
-	if s.eps > 0 {
-		hooks.RootPriors = func(priors []float32) { mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng) }
+	if s.tree == nil {
+		s.tree = mcts.NewTree(root.ToMove().Opponent())
+		s.core = mcts.NewSearch(s.tree, s.living, g.sims, mcts.Hooks[state]{
+			Root: s.rootState, Play: s.play, Judge: s.judge, RootPriors: s.noise})
+		return s
 	}
-	s.core = mcts.NewSearch(tree, s.living, g.sims, hooks)
+	s.tree.Reset(root.ToMove().Opponent())
+	s.core.Reset(s.living, g.sims)
 	return s
+}
+
+// noise mixes Dirichlet noise into the root's priors (none at weight 0).
+func (s *search) noise(priors []float32) {
+	if s.eps > 0 {
+		mcts.AddDirichletNoise(priors, s.alpha, s.eps, s.rng)
+	}
 }
 
 // adopt makes a copy of the subtree of old below node id (the current
