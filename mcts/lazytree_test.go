@@ -1,0 +1,160 @@
+package mcts
+
+import (
+	"math"
+	"testing"
+
+	"lifezero/game"
+)
+
+// lazyTree is a second SearchTree, written for this test the way the
+// solver's memory-bounded tree works: an expansion stores only the moves
+// and priors, a child gets a record (an id) the first time it is selected,
+// and the root is id 1. Search must drive it to the very search *Tree
+// gives.
+type lazyTree struct {
+	recs []lazyRec // index 0 unused
+}
+
+type lazyRec struct {
+	move            game.Point
+	player          game.Color
+	parent          NodeID
+	visits, virtual int32
+	valueSum        float32
+	expanded        bool
+	kidPlayer       game.Color
+	moves           []game.Point
+	priors          []float32
+	kids            []NodeID // per child, its record or None
+}
+
+func newLazyTree(lastMover game.Color) *lazyTree {
+	return &lazyTree{recs: []lazyRec{{}, {move: game.NoPoint, player: lastMover, parent: None}}}
+}
+
+func (t *lazyTree) Root() NodeID              { return 1 }
+func (t *lazyTree) Len() int                  { return len(t.recs) }
+func (t *lazyTree) Move(id NodeID) game.Point { return t.recs[id].move }
+func (t *lazyTree) Visits(id NodeID) int32    { return t.recs[id].visits }
+
+func (t *lazyTree) SelectChild(id NodeID, skip func(game.Point, NodeID) bool) NodeID {
+	p := &t.recs[id]
+	if !p.expanded {
+		return None
+	}
+	pv := p.visits + p.virtual
+	c := Exploration(pv) * math.Sqrt(float64(pv)+1)
+	fpu := 1 - 0.5
+	if pv > 0 {
+		fpu = 1 - float64(p.valueSum)/float64(pv)
+	}
+	best, bestScore := -1, math.Inf(-1)
+	for i, m := range p.moves {
+		rec := p.kids[i]
+		if skip != nil && skip(m, rec) {
+			continue
+		}
+		q, n := fpu, int32(0)
+		if rec != None {
+			r := &t.recs[rec]
+			if n = r.visits + r.virtual; n > 0 {
+				q = float64(r.valueSum) / float64(n)
+			}
+		}
+		if s := q + c*float64(p.priors[i])/float64(1+n); s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 {
+		return None
+	}
+	if p.kids[best] == None {
+		p.kids[best] = NodeID(len(t.recs))
+		t.recs = append(t.recs, lazyRec{move: p.moves[best], player: p.kidPlayer, parent: id})
+	}
+	return t.recs[id].kids[best]
+}
+
+func (t *lazyTree) Expand(id NodeID, player game.Color, moves []game.Point, priors []float32) {
+	r := &t.recs[id]
+	if r.expanded || len(moves) == 0 {
+		return
+	}
+	r.expanded, r.kidPlayer = true, player
+	r.moves, r.priors = append([]game.Point(nil), moves...), append([]float32(nil), priors...)
+	r.kids = make([]NodeID, len(moves))
+	for i := range r.kids {
+		r.kids[i] = None
+	}
+}
+
+func (t *lazyTree) AddVirtualLoss(id NodeID) {
+	for ; id != None; id = t.recs[id].parent {
+		t.recs[id].virtual++
+	}
+}
+
+func (t *lazyTree) Backup(id NodeID, value float64, forPlayer game.Color, withVirtual bool) {
+	for ; id != None; id = t.recs[id].parent {
+		r := &t.recs[id]
+		r.visits++
+		if withVirtual && r.virtual > 0 {
+			r.virtual--
+		}
+		if r.player == forPlayer {
+			r.valueSum += float32(value)
+		} else {
+			r.valueSum += float32(1 - value)
+		}
+	}
+}
+
+// The same search over *Tree and over a tree that creates ids on
+// selection, with its root at another id, gives every line the same visits
+// and values, with leaves one at a time or several in flight, and with a
+// skipped move (passed to Skip with no id on the lazy tree).
+func TestSearchOverLazyTree(t *testing.T) {
+	for _, tc := range []struct {
+		batch int
+		skip  game.Point
+	}{{1, game.NoPoint}, {4, game.NoPoint}, {3, 1}} {
+		arena, lazy := NewTree(game.White), newLazyTree(game.White)
+		run(t, NewSearch(arena, game.Black, 400, hashHooks(tc.skip)), Evaluator[hashGame](&hashEval{}), tc.batch)
+		ls := NewSearch(lazy, game.Black, 400, hashHooks(tc.skip))
+		run(t, ls, Evaluator[hashGame](&hashEval{}), tc.batch)
+		records := 0
+		var walk func(a, l NodeID)
+		walk = func(a, l NodeID) {
+			records++
+			an, lr := arena.Node(a), &lazy.recs[l]
+			if an.Visits != lr.visits || an.ValueSum != lr.valueSum || lr.virtual != 0 {
+				t.Fatalf("%+v: node %d/%d: visits %d/%d, value sum %v/%v, lazy virtual %d",
+					tc, a, l, an.Visits, lr.visits, an.ValueSum, lr.valueSum, lr.virtual)
+			}
+			for i, c := range arena.Children(a) {
+				lc := None
+				if lr.expanded {
+					lc = lr.kids[i]
+				}
+				if arena.Node(c).Visits == 0 {
+					if lc != None {
+						t.Fatalf("%+v: an unvisited child of %d has a lazy record", tc, a)
+					}
+					continue
+				}
+				if lc == None {
+					t.Fatalf("%+v: visited child %d has no lazy record", tc, c)
+				}
+				walk(c, lc)
+			}
+		}
+		walk(0, lazy.Root())
+		if records != lazy.Len()-1 {
+			t.Fatalf("%+v: %d visited nodes, %d lazy records", tc, records, lazy.Len()-1)
+		}
+		if ls.Status(lazy.Root()) != Inner {
+			t.Fatalf("%+v: lazy root status %d", tc, ls.Status(lazy.Root()))
+		}
+	}
+}
