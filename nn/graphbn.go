@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
 	"runtime"
 
@@ -28,6 +27,7 @@ import (
 // and 1/σ from the forward op of the same run, and the others read what
 // dx leaves.
 type bnOp struct {
+	opTraits
 	channels, size int // C, and the elements of x
 	momentum       float64
 	relu           bool
@@ -97,13 +97,7 @@ func (op *bnOp) Arity() int {
 	return 3
 }
 
-func (op *bnOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	if op.residual {
-		return hm.NewFnType(t, t, t, t, t)
-	}
-	return hm.NewFnType(t, t, t, t)
-}
+func (op *bnOp) Type() hm.Type { return tensorFnType(op.Arity()) }
 
 func (op *bnOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
 	if len(shapes) != op.Arity() {
@@ -116,19 +110,11 @@ func (op *bnOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
 	return s.Clone(), nil
 }
 
-func (op *bnOp) ReturnsPtr() bool     { return false }
-func (op *bnOp) CallsExtern() bool    { return false }
-func (op *bnOp) OverwritesInput() int { return -1 }
-
 func (op *bnOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "lifezero.bn:%d-%d-%v-%v-%v-%p", op.channels, op.size, op.momentum, op.relu, op.residual, op)
 }
 
-func (op *bnOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op *bnOp) Hashcode() uint32 { return hashOf(op) }
 
 func (op *bnOp) String() string {
 	if op.residual {
@@ -146,14 +132,17 @@ func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, err
 	return op.do(prealloc, inputs)
 }
 
-// bnValues checks and returns the float32 data of values: the first of
-// op.size floats, the others of op.channels.
-func (op *bnOp) values(owner fmt.Stringer, vals []G.Value, big int) ([][]float32, error) {
-	out := make([][]float32, len(vals))
+// values checks and returns the float32 data of up to four values: the
+// first big of op.size floats, the others of op.channels. (An array, not a
+// slice: it runs a few times per op per training step.)
+func (op *bnOp) values(owner fmt.Stringer, big int, vals ...G.Value) (out [4][]float32, err error) {
+	if len(vals) > len(out) {
+		return out, fmt.Errorf("%v: %d values, at most %d", owner, len(vals), len(out))
+	}
 	for i, v := range vals {
 		t, ok := v.(*tensor.Dense)
 		if !ok {
-			return nil, fmt.Errorf("%v: input %d is a %T, want a dense tensor", owner, i, v)
+			return out, fmt.Errorf("%v: input %d is a %T, want a dense tensor", owner, i, v)
 		}
 		d, ok := t.Data().([]float32)
 		want := op.channels
@@ -161,7 +150,7 @@ func (op *bnOp) values(owner fmt.Stringer, vals []G.Value, big int) ([][]float32
 			want = op.size
 		}
 		if !ok || t.RequiresIterator() || len(d) != want || t.Shape().TotalSize() != want {
-			return nil, fmt.Errorf("%v: input %d of shape %v is not %d contiguous float32s", owner, i, t.Shape(), want)
+			return out, fmt.Errorf("%v: input %d of shape %v is not %d contiguous float32s", owner, i, t.Shape(), want)
 		}
 		out[i] = d
 	}
@@ -172,11 +161,15 @@ func (op *bnOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 	if len(inputs) != op.Arity() {
 		return nil, fmt.Errorf("%v: %d inputs, want %d", op, len(inputs), op.Arity())
 	}
-	vals, big := []G.Value{inputs[0], inputs[1], inputs[2]}, 1
+	var (
+		in  [4][]float32
+		err error
+	)
 	if op.residual {
-		vals, big = []G.Value{inputs[0], inputs[3], inputs[1], inputs[2]}, 2
+		in, err = op.values(op, 2, inputs[0], inputs[3], inputs[1], inputs[2])
+	} else {
+		in, err = op.values(op, 1, inputs[0], inputs[1], inputs[2])
 	}
-	in, err := op.values(op, vals, big)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +179,7 @@ func (op *bnOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 		}
 		out = op.out
 	}
-	y, err := op.values(op, []G.Value{out}, 1)
+	y, err := op.values(op, 1, out)
 	if err != nil {
 		return nil, err
 	}
@@ -265,15 +258,15 @@ func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if len(inputs) != op.Arity() {
 		return nil, fmt.Errorf("%v: %d inputs, want %d", op, len(inputs), op.Arity())
 	}
-	dx, err := G.ApplyOp(bnGradXOp{op}, inputs[0], inputs[1], output, grad)
+	dx, err := G.ApplyOp(bnGradXOp{bn: op}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
-	dgamma, err := G.ApplyOp(bnGradParamOp{op, false}, dx)
+	dgamma, err := G.ApplyOp(bnGradParamOp{bn: op}, dx)
 	if err != nil {
 		return nil, err
 	}
-	dbeta, err := G.ApplyOp(bnGradParamOp{op, true}, dx)
+	dbeta, err := G.ApplyOp(bnGradParamOp{bn: op, beta: true}, dx)
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +274,7 @@ func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if op.residual {
 		dres := grad
 		if op.relu {
-			if dres, err = G.ApplyOp(reluGradOp{op}, dx); err != nil {
+			if dres, err = G.ApplyOp(reluGradOp{bn: op}, dx); err != nil {
 				return nil, err
 			}
 		}
@@ -295,40 +288,24 @@ func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 // x̂ = (x − μ)/σ and M = B·N² (batch statistics),
 // dx = γ/(σM)·(M·g − Σg − x̂·Σ g·x̂) per channel. Σg and Σ g·x̂ are dβ and
 // dγ; it leaves them in the bnOp for bnGradParamOp.
-type bnGradXOp struct{ bn *bnOp }
-
-func (op bnGradXOp) Arity() int { return 4 }
-
-func (op bnGradXOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t, t, t)
+type bnGradXOp struct {
+	opTraits
+	bn *bnOp
 }
+
+func (op bnGradXOp) Arity() int    { return 4 }
+func (op bnGradXOp) Type() hm.Type { return tensorFnType(4) }
 
 func (op bnGradXOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
-	if len(shapes) != 4 {
-		return nil, fmt.Errorf("%v: %d inputs, want 4", op, len(shapes))
-	}
-	s, ok := shapes[0].(tensor.Shape)
-	if !ok {
-		return nil, fmt.Errorf("%v: input of shape %v", op, shapes[0])
-	}
-	return s.Clone(), nil
+	return firstShape(op, shapes, 4)
 }
-
-func (op bnGradXOp) ReturnsPtr() bool     { return false }
-func (op bnGradXOp) CallsExtern() bool    { return false }
-func (op bnGradXOp) OverwritesInput() int { return -1 }
 
 func (op bnGradXOp) WriteHash(h hash.Hash) {
 	fmt.Fprint(h, "lifezero.bngradx:")
 	op.bn.WriteHash(h)
 }
 
-func (op bnGradXOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op bnGradXOp) Hashcode() uint32 { return hashOf(op) }
 
 func (op bnGradXOp) String() string { return fmt.Sprintf("d%v/dx", op.bn) }
 
@@ -344,7 +321,7 @@ func (op bnGradXOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 	}
 	bn := op.bn
 	// x, y, dy are big; γ is inputs[1]: reorder for values().
-	in, err := bn.values(op, []G.Value{inputs[0], inputs[2], inputs[3], inputs[1]}, 3)
+	in, err := bn.values(op, 3, inputs[0], inputs[2], inputs[3], inputs[1])
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +332,7 @@ func (op bnGradXOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 		}
 		out = bn.gradOut
 	}
-	res, err := bn.values(op, []G.Value{out}, 1)
+	res, err := bn.values(op, 1, out)
 	if err != nil {
 		return nil, err
 	}
@@ -431,16 +408,13 @@ func splitChannels(c, n int, f func(lo, hi int)) {
 // bnGradParamOp is dγ (Σ g·x̂) or dβ (Σ g) of a bnOp, left there by the
 // bnGradXOp whose output is its input.
 type bnGradParamOp struct {
+	opTraits
 	bn   *bnOp
 	beta bool
 }
 
-func (op bnGradParamOp) Arity() int { return 1 }
-
-func (op bnGradParamOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t)
-}
+func (op bnGradParamOp) Arity() int    { return 1 }
+func (op bnGradParamOp) Type() hm.Type { return tensorFnType(1) }
 
 func (op bnGradParamOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
 	if len(shapes) != 1 {
@@ -449,20 +423,12 @@ func (op bnGradParamOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{1, op.bn.channels, 1, 1}, nil
 }
 
-func (op bnGradParamOp) ReturnsPtr() bool     { return false }
-func (op bnGradParamOp) CallsExtern() bool    { return false }
-func (op bnGradParamOp) OverwritesInput() int { return -1 }
-
 func (op bnGradParamOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "lifezero.bngradparam%v:", op.beta)
 	op.bn.WriteHash(h)
 }
 
-func (op bnGradParamOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op bnGradParamOp) Hashcode() uint32 { return hashOf(op) }
 
 func (op bnGradParamOp) String() string {
 	if op.beta {
@@ -484,7 +450,7 @@ func (op bnGradParamOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 	if out == nil {
 		out = tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(1, op.bn.channels, 1, 1))
 	}
-	res, err := op.bn.values(op, []G.Value{out}, 0)
+	res, err := op.bn.values(op, 0, out)
 	if err != nil {
 		return nil, err
 	}
@@ -499,40 +465,24 @@ func (op bnGradParamOp) do(out G.Value, inputs []G.Value) (G.Value, error) {
 // reluGradOp is the gradient of a residual bnOp's output with respect to
 // its residual input: dy where y > 0, else 0, which the bnGradXOp whose
 // output is its input left in the bnOp.
-type reluGradOp struct{ bn *bnOp }
-
-func (op reluGradOp) Arity() int { return 1 }
-
-func (op reluGradOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t)
+type reluGradOp struct {
+	opTraits
+	bn *bnOp
 }
+
+func (op reluGradOp) Arity() int    { return 1 }
+func (op reluGradOp) Type() hm.Type { return tensorFnType(1) }
 
 func (op reluGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
-	if len(shapes) != 1 {
-		return nil, fmt.Errorf("%v: %d inputs, want 1", op, len(shapes))
-	}
-	s, ok := shapes[0].(tensor.Shape)
-	if !ok {
-		return nil, fmt.Errorf("%v: input of shape %v", op, shapes[0])
-	}
-	return s.Clone(), nil
+	return firstShape(op, shapes, 1)
 }
-
-func (op reluGradOp) ReturnsPtr() bool     { return false }
-func (op reluGradOp) CallsExtern() bool    { return false }
-func (op reluGradOp) OverwritesInput() int { return -1 }
 
 func (op reluGradOp) WriteHash(h hash.Hash) {
 	fmt.Fprint(h, "lifezero.bnrelugrad:")
 	op.bn.WriteHash(h)
 }
 
-func (op reluGradOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op reluGradOp) Hashcode() uint32 { return hashOf(op) }
 
 func (op reluGradOp) String() string { return fmt.Sprintf("d%v/dres", op.bn) }
 
@@ -540,7 +490,7 @@ func (op reluGradOp) Do(inputs ...G.Value) (G.Value, error) {
 	if len(inputs) != 1 {
 		return nil, fmt.Errorf("%v: %d inputs, want 1", op, len(inputs))
 	}
-	if _, err := op.bn.values(op, inputs, 1); err != nil {
+	if _, err := op.bn.values(op, 1, inputs...); err != nil {
 		return nil, err
 	}
 	// A copy in a tensor of the op's own: gorgonia may sum other

@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"runtime"
 
 	"github.com/chewxy/hm"
@@ -56,30 +55,22 @@ func (s convShape) wShape() []int { return []int{s.cout, s.cin, s.k, s.k} }
 // convBase holds what the three ops share: arity 2, the type
 // (Tensor a, Tensor a) → Tensor a, hashing by name and shape.
 type convBase struct {
+	opTraits
 	convShape
 	name string
 }
 
-func (op convBase) Arity() int { return 2 }
+// base returns the convBase of an op of this convolution.
+func (s convShape) base(name string) convBase { return convBase{convShape: s, name: name} }
 
-func (op convBase) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
-}
-
-func (op convBase) ReturnsPtr() bool     { return false }
-func (op convBase) CallsExtern() bool    { return false }
-func (op convBase) OverwritesInput() int { return -1 }
+func (op convBase) Arity() int    { return 2 }
+func (op convBase) Type() hm.Type { return tensorFnType(2) }
 
 func (op convBase) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "lifezero.%s:%d-%d-%d-%d-%d", op.name, op.board, op.batch, op.cin, op.cout, op.k)
 }
 
-func (op convBase) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
+func (op convBase) Hashcode() uint32 { return hashOf(op) }
 
 func (op convBase) String() string {
 	return fmt.Sprintf("%s<%dx%d, %d→%d, k%d, batch %d>", op.name, op.board, op.board, op.cin, op.cout, op.k, op.batch)
@@ -188,7 +179,7 @@ func newConv(x, filter *G.Node, stem bool) (*G.Node, error) {
 		return nil, fmt.Errorf("nn: conv of %v by %v: kernel %d, want 1 or 3", xs, ws, k)
 	}
 	s := convShape{board: xs[2], batch: xs[0], cin: xs[1], cout: ws[0], k: ws[2]}
-	op := convOp{convBase: convBase{s, "conv"}, noInputGrad: stem, buf: &convBufs{}}
+	op := convOp{convBase: s.base("conv"), noInputGrad: stem, buf: &convBufs{}}
 	return G.ApplyOp(op, x, filter)
 }
 
@@ -209,27 +200,8 @@ func (op convOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, er
 }
 
 func (op convOp) run(y []float32, in [2][]float32) {
-	x, w := in[0], in[1]
-	b, kk := op.buf, op.taps()
-	if b.geom == nil {
-		// The slack at the end is read by the filter gradient.
-		b.a = make([]float32, op.padded()*op.cin+op.blockRows()-op.cin)
-		b.packed = make([]float32, panelsOf(op.cout)*kk*op.cin*panelCols)
-		b.geom = newTapGeom(op.k, op.board+1, op.cin)
-	}
-	// Column (t, ci) of output o is w[o][ci][t].
-	kdim := kk * op.cin
-	for o := range op.cout {
-		panel := b.packed[(o/panelCols)*kdim*panelCols+o%panelCols:]
-		for ci := range op.cin {
-			for t, v := range w[(o*op.cin+ci)*kk : (o*op.cin+ci+1)*kk] {
-				panel[(t*op.cin+ci)*panelCols] = v
-			}
-		}
-	}
-	toPadded(x, b.a, op.board, op.batch, op.cin)
-	mb := matB{n: op.cout, k: kdim, packed: b.packed}
-	directConvNCHW(op.board, &mb, op.cin, b.geom, b.a, y, op.batch)
+	// The slack at the end of the padded x is read by the filter gradient.
+	op.direct(op.buf, in[1], in[0], y, false, op.blockRows()-op.cin)
 }
 
 func (op convOp) DiffWRT(inputs int) []bool { return []bool{!op.noInputGrad, true} }
@@ -240,13 +212,13 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	}
 	// dw reads the padded x of the forward op and, when there is a dx op,
 	// its padded dy: dx is then dw's third input, so that it runs first.
-	fw := convFilterGradOp{convBase: convBase{op.convShape, "conv.dw"}, buf: &convBufs{}, x: op.buf}
+	fw := convFilterGradOp{convBase: op.base("conv.dw"), buf: &convBufs{}, x: op.buf}
 	var (
 		dx  *G.Node
 		err error
 	)
 	if !op.noInputGrad {
-		in := convInputGradOp{convBase{op.convShape, "conv.dx"}, &convBufs{}}
+		in := convInputGradOp{op.base("conv.dx"), &convBufs{}}
 		if dx, err = G.ApplyOp(in, inputs[1], grad); err != nil {
 			return nil, err
 		}
@@ -288,25 +260,45 @@ func (op convInputGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.
 // run: dx[q][ci] = Σ_{t,co} dy[q + off_t][co]·w[co][ci][k²−1−t], a direct
 // convolution of the padded dy whose output channels are the inputs.
 func (op convInputGradOp) run(dx []float32, in [2][]float32) {
-	w, dy := in[0], in[1]
-	b, kk := op.buf, op.taps()
-	if b.geom == nil {
-		b.a = make([]float32, op.padded()*op.cout)
-		b.packed = make([]float32, panelsOf(op.cin)*kk*op.cout*panelCols)
-		b.geom = newTapGeom(op.k, op.board+1, op.cout)
+	op.direct(op.buf, in[0], in[1], dx, true, 0)
+}
+
+// direct is the run of convOp and convInputGradOp: dst = the direct
+// convolution of src by w (cout, cin, k, k), the padded src and the packed
+// weights kept in b. Transposed, it is the input gradient's: src is dy,
+// its channels w's outputs, dst's channels w's inputs, and each kernel
+// flipped. slack is room left after the padded src.
+func (op convBase) direct(b *convBufs, w, src, dst []float32, transposed bool, slack int) {
+	kk, chans, outs := op.taps(), op.cin, op.cout
+	if transposed {
+		chans, outs = outs, chans
 	}
-	kdim := kk * op.cout
+	if b.geom == nil {
+		b.a = make([]float32, op.padded()*chans+slack)
+		b.packed = make([]float32, panelsOf(outs)*kk*chans*panelCols)
+		b.geom = newTapGeom(op.k, op.board+1, chans)
+	}
+	// Column (t, c) of output o is w[o][c][t], or transposed w[c][o][k²−1−t].
+	kdim := kk * chans
 	for co := range op.cout {
 		for ci := range op.cin {
-			panel := b.packed[(ci/panelCols)*kdim*panelCols+ci%panelCols:]
+			o, c := co, ci
+			if transposed {
+				o, c = ci, co
+			}
+			panel := b.packed[(o/panelCols)*kdim*panelCols+o%panelCols:]
 			for t, v := range w[(co*op.cin+ci)*kk : (co*op.cin+ci+1)*kk] {
-				panel[((kk-1-t)*op.cout+co)*panelCols] = v
+				tap := t
+				if transposed {
+					tap = kk - 1 - t
+				}
+				panel[(tap*chans+c)*panelCols] = v
 			}
 		}
 	}
-	toPadded(dy, b.a, op.board, op.batch, op.cout)
-	mb := matB{n: op.cin, k: kdim, packed: b.packed}
-	directConvNCHW(op.board, &mb, op.cout, b.geom, b.a, dx, op.batch)
+	toPadded(src, b.a, op.board, op.batch, chans)
+	mb := matB{n: outs, k: kdim, packed: b.packed}
+	directConvNCHW(op.board, &mb, chans, b.geom, b.a, dst, op.batch)
 }
 
 // convFilterGradOp is dw for x (B, cin, N, N) and dy (B, cout, N, N),
@@ -326,13 +318,7 @@ func (op convFilterGradOp) Arity() int {
 	return 2
 }
 
-func (op convFilterGradOp) Type() hm.Type {
-	t := G.TensorType{Dims: 4, Of: hm.TypeVariable('a')}
-	if op.dy != nil {
-		return hm.NewFnType(t, t, t, t)
-	}
-	return hm.NewFnType(t, t, t)
-}
+func (op convFilterGradOp) Type() hm.Type { return tensorFnType(op.Arity()) }
 
 func (op convFilterGradOp) InferShape(shapes ...G.DimSizer) (tensor.Shape, error) {
 	want := [][]int{op.xShape(), op.yShape()}

@@ -20,7 +20,7 @@ func (op convOp) DoDiff(ctx G.ExecutionContext, inputs G.Nodes, output *G.Node) 
 	if err != nil {
 		return fmt.Errorf("%v: %w", op, err)
 	}
-	dw, err := convFilterGradOp{convBase: convBase{op.convShape, "conv.dw"}, buf: &convBufs{}}.Do(inputs[0].Value(), gy)
+	dw, err := convFilterGradOp{convBase: op.base("conv.dw"), buf: &convBufs{}}.Do(inputs[0].Value(), gy)
 	if err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func (op convOp) DoDiff(ctx G.ExecutionContext, inputs G.Nodes, output *G.Node) 
 	if op.noInputGrad {
 		return nil
 	}
-	dx, err := convInputGradOp{convBase{op.convShape, "conv.dx"}, &convBufs{}}.Do(inputs[1].Value(), gy)
+	dx, err := convInputGradOp{op.base("conv.dx"), &convBufs{}}.Do(inputs[1].Value(), gy)
 	if err != nil {
 		return err
 	}
@@ -46,14 +46,14 @@ func (op *bnOp) DoDiff(ctx G.ExecutionContext, inputs G.Nodes, output *G.Node) e
 	if err != nil {
 		return fmt.Errorf("%v: %w", op, err)
 	}
-	dx, err := bnGradXOp{op}.Do(inputs[0].Value(), inputs[1].Value(), output.Value(), gy)
+	dx, err := bnGradXOp{bn: op}.Do(inputs[0].Value(), inputs[1].Value(), output.Value(), gy)
 	if err != nil {
 		return err
 	}
 	if err := addGrad(inputs[0], dx); err != nil {
 		return err
 	}
-	for i, op := range []bnGradParamOp{{op, false}, {op, true}} {
+	for i, op := range []bnGradParamOp{{bn: op}, {bn: op, beta: true}} {
 		v, err := op.Do(dx)
 		if err != nil {
 			return err
@@ -67,7 +67,7 @@ func (op *bnOp) DoDiff(ctx G.ExecutionContext, inputs G.Nodes, output *G.Node) e
 	}
 	dres := gy
 	if op.relu {
-		if dres, err = (reluGradOp{op}).Do(dx); err != nil {
+		if dres, err = (reluGradOp{bn: op}).Do(dx); err != nil {
 			return err
 		}
 	}
