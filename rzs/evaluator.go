@@ -41,7 +41,7 @@ func (Heuristic) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 	}
 	focus := focusStones(pos, &targets)
 	var dist [game.MaxCells]uint8
-	distanceMap(pos, &focus, &dist)
+	distanceMap(pos, &focus, &dist, far)
 	var weakLibs [game.MaxCells]int8
 	weakLiberties(pos, &weakLibs)
 	priors := make([]float32, len(moves))
@@ -137,12 +137,16 @@ var nearness = func() (t [40]float32) {
 	return t
 }()
 
+// far is distanceMap's distance for points out of reach.
+const far = 100
+
 // distanceMap sets dist, for every point, to the Manhattan distance to the
-// nearest point of set (a breadth-first search from all of set at once;
-// 100 where set is empty).
-func distanceMap(pos *game.Position, set *game.PointSet, dist *[game.MaxCells]uint8) {
+// nearest point of set (a breadth-first search from all of set at once),
+// or far where that is more than limit (limit far: no bound) or set is
+// empty. A reader that needs only short distances bounds the search.
+func distanceMap(pos *game.Position, set *game.PointSet, dist *[game.MaxCells]uint8, limit uint8) {
 	for i := 0; i < pos.Cells(); i++ {
-		dist[i] = 100
+		dist[i] = far
 	}
 	var queue [game.MaxCells]game.Point // each point joins once
 	head, tail := 0, 0
@@ -154,8 +158,11 @@ func distanceMap(pos *game.Position, set *game.PointSet, dist *[game.MaxCells]ui
 	for head < tail {
 		p := queue[head]
 		head++
+		if dist[p] >= limit {
+			continue
+		}
 		for _, q := range pos.Neighbors(p) {
-			if pos.At(q) != game.Border && dist[q] == 100 {
+			if pos.At(q) != game.Border && dist[q] == far {
 				dist[q] = dist[p] + 1
 				queue[tail] = q
 				tail++

@@ -149,8 +149,8 @@ type ldScratch struct {
 	targets   game.PointSet             // standing crucial stones (or the living stones)
 	group     game.PointSet             // target blocks and living blocks sharing a liberty with them
 	distFocus [game.MaxCells]uint8      // distance to the fight (the Heuristic's focus)
-	distOwn   [game.MaxCells]uint8      // distance to the group
-	distKill  [game.MaxCells]uint8      // distance to the nearest killer stone
+	distOwn   [game.MaxCells]uint8      // distance to the group (far beyond 4)
+	distKill  [game.MaxCells]uint8      // distance to the nearest killer stone (far beyond 4)
 	space     game.PointSet             // eye space: empties nearer the group than any killer stone
 	part      [game.MaxCells]int16      // eye-space part of each point (-1: none)
 	partSize  [game.MaxCells]int16      // points of each part
@@ -177,14 +177,17 @@ func (ld *ldScratch) read(pos *game.Position, pr *game.Problem, living game.Colo
 		ld.targets = ld.targets.Intersect(regionNeighbourhood(pos, &pr.Region))
 	}
 	focus := focusStones(pos, &ld.targets)
-	distanceMap(pos, &focus, &ld.distFocus)
+	distanceMap(pos, &focus, &ld.distFocus, far)
 	if !withEyes {
 		return
 	}
 	ld.group = livingGroup(pos, &ld.targets, living)
-	distanceMap(pos, &ld.group, &ld.distOwn)
+	// The readers of distOwn and distKill ask only whether distOwn is at
+	// most 3 and below distKill, or at most 2 and within 1 of it: distances
+	// above 4 all answer as far does.
+	distanceMap(pos, &ld.group, &ld.distOwn, 4)
 	killers := stonesOf(pos, living.Opponent())
-	distanceMap(pos, &killers, &ld.distKill)
+	distanceMap(pos, &killers, &ld.distKill, 4)
 	ld.space = game.PointSet{}
 	for i := 0; i < pos.Cells(); i++ {
 		p := game.Point(i)
