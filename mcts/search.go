@@ -78,12 +78,17 @@ type Leaf[S any] struct {
 	Priors []float32
 	// Value is the leaf's value in [0,1] for the search's perspective.
 	Value float64
+	// Terminal, set by an evaluator that finds the game decided at the
+	// leaf (a solver's proof, a transposition table's answer), makes the
+	// leaf a game end: it is not expanded, and Value is backed up at each
+	// later visit as for a Judge's game end.
+	Terminal bool
 
 	search *Search[S]
 }
 
 // Evaluator evaluates leaves in batches: it fills every leaf's ToMove,
-// Moves, Priors and Value. The leaves may come from many searches (self-play
+// Moves, Priors and Value (or Value and Terminal). The leaves may come from many searches (self-play
 // gathers them across the games of a chunk), so a network sees one batch.
 type Evaluator[S any] interface {
 	EvaluateBatch(leaves []*Leaf[S]) error
@@ -188,8 +193,10 @@ func (s *Search[S]) grow() {
 	}
 }
 
-// errNoChild is a descent that met an expanded node with nothing to select.
-var errNoChild = errors.New("expanded node has no selectable child")
+// ErrNoChild is a descent that met an expanded node with nothing to
+// select: every child skipped (at the root, a solver has nothing left to
+// search), or an evaluation that gave a leaf no moves.
+var ErrNoChild = errors.New("expanded node has no selectable child")
 
 // Simulate runs one descent from the root. It returns the leaf to evaluate
 // (its path under virtual loss), or nil when the descent ended at a game
@@ -232,7 +239,7 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 		s.selecting = id
 		child := s.tree.SelectChild(id, s.skip)
 		if child == None {
-			return nil, false, fmt.Errorf("mcts: search: node %d: %w", id, errNoChild)
+			return nil, false, fmt.Errorf("mcts: search: node %d: %w", id, ErrNoChild)
 		}
 		if err := s.hooks.Play(st, s.tree.Move(child)); err != nil {
 			return nil, false, fmt.Errorf("mcts: search: %w", err)
@@ -266,17 +273,29 @@ func (s *Search[S]) Collect(max int, dst []*Leaf[S]) ([]*Leaf[S], error) {
 }
 
 // Apply expands an evaluated leaf with its moves and priors (passed through
-// RootPriors at the root) and backs its value up.
+// RootPriors at the root), or marks it a game end when the evaluator found
+// it Terminal, and backs its value up.
 func (s *Search[S]) Apply(lf *Leaf[S]) {
-	if lf.ID == s.tree.Root() && s.hooks.RootPriors != nil {
-		s.hooks.RootPriors(lf.Priors)
+	switch {
+	case lf.Terminal:
+		s.status[lf.ID], s.value[lf.ID] = Terminal, lf.Value
+	default:
+		if lf.ID == s.tree.Root() && s.hooks.RootPriors != nil {
+			s.hooks.RootPriors(lf.Priors)
+		}
+		s.tree.Expand(lf.ID, lf.ToMove, lf.Moves, lf.Priors)
+		s.grow()
+		s.status[lf.ID] = Inner
 	}
-	s.tree.Expand(lf.ID, lf.ToMove, lf.Moves, lf.Priors)
-	s.grow()
-	s.status[lf.ID] = Inner
 	s.tree.Backup(lf.ID, lf.Value, s.perspective, true)
 	s.pending--
 	s.done++
+}
+
+// Bytes returns the memory of the search's per-node state (beside the
+// tree's own), for a caller that bounds its memory.
+func (s *Search[S]) Bytes() int64 {
+	return int64(cap(s.status)) + 8*int64(cap(s.value))
 }
 
 // Tree is a SearchTree.

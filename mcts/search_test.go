@@ -304,7 +304,71 @@ func TestSearchAllSkipped(t *testing.T) {
 	if err := Evaluate(ev, leaves); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Collect(1, nil); !errors.Is(err, errNoChild) {
-		t.Fatalf("every child skipped: err %v, want errNoChild", err)
+	if _, err := s.Collect(1, nil); !errors.Is(err, ErrNoChild) {
+		t.Fatalf("every child skipped: err %v, want ErrNoChild", err)
+	}
+}
+
+// judgingEval is hashEval that finds the game ends itself, as a solver's
+// evaluator proves leaves, instead of a Judge hook.
+type judgingEval struct{ hashEval }
+
+func (e *judgingEval) EvaluateBatch(leaves []*Leaf[hashGame]) error {
+	if err := e.hashEval.EvaluateBatch(leaves); err != nil {
+		return err
+	}
+	for _, lf := range leaves {
+		path := lf.State.path
+		if len(path) > 0 && (len(path) >= 5 || pathHash(path, 't')%4 == 0) {
+			lf.Moves, lf.Priors = nil, nil
+			lf.Value, lf.Terminal = hashValue(path, 'v'), true
+		}
+	}
+	return nil
+}
+
+// Game ends found by the evaluator (Leaf.Terminal) make, one leaf at a
+// time, the very tree that game ends found by Judge make; with leaves in
+// flight the backups still add up.
+func TestSearchTerminalLeaves(t *testing.T) {
+	judged := NewTree(game.White)
+	js := NewSearch(judged, game.Black, 300, hashHooks(game.NoPoint))
+	run(t, js, Evaluator[hashGame](&hashEval{}), 1)
+	h := hashHooks(game.NoPoint)
+	h.Judge = nil
+	evaluated := NewTree(game.White)
+	es := NewSearch(evaluated, game.Black, 300, h)
+	run(t, es, Evaluator[hashGame](&judgingEval{}), 1)
+	if judged.Len() != evaluated.Len() {
+		t.Fatalf("%d nodes with Judge, %d with terminal leaves", judged.Len(), evaluated.Len())
+	}
+	terminals := 0
+	for id := range NodeID(judged.Len()) {
+		if *judged.Node(id) != *evaluated.Node(id) || js.Status(id) != es.Status(id) {
+			t.Fatalf("node %d: with Judge %+v status %d, with terminal leaves %+v status %d",
+				id, *judged.Node(id), js.Status(id), *evaluated.Node(id), es.Status(id))
+		}
+		if es.Status(id) == Terminal {
+			terminals++
+		}
+	}
+	if terminals == 0 {
+		t.Fatal("no game end reached: the test tests nothing")
+	}
+	batched := NewTree(game.White)
+	bs := NewSearch(batched, game.Black, 300, h)
+	run(t, bs, Evaluator[hashGame](&judgingEval{}), 5)
+	if v := batched.Node(0).Visits; v != 300 || bs.Done() != 300 {
+		t.Fatalf("batched terminal leaves: root %d visits, %d done, want 300", v, bs.Done())
+	}
+	var sum int32
+	for _, c := range batched.Children(0) {
+		sum += batched.Node(c).Visits
+	}
+	if sum != 299 {
+		t.Fatalf("batched terminal leaves: children hold %d visits, want 299", sum)
+	}
+	if bs.Bytes() < int64(batched.Len()) {
+		t.Fatalf("Bytes %d for %d nodes", bs.Bytes(), batched.Len())
 	}
 }
