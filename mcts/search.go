@@ -56,6 +56,11 @@ type Hooks[S any] struct {
 	// returns the node's value, for the search's perspective, when the
 	// game has ended there; the node then keeps that value.
 	Judge func(st *S) (value float64, terminal bool)
+	// Decided, if not nil, is asked at each expanded node below the root
+	// before a child is selected there: a solver's pattern table may prove
+	// a node already searched. A decided node becomes a game end with that
+	// value; its subtree is kept but no longer entered.
+	Decided func(id NodeID, st *S) (value float64, decided bool)
 	// Skip, if not nil, passes over children in selection (proven or
 	// pruned): parent is the node selecting, child None for a child the
 	// tree has no id for yet.
@@ -235,6 +240,12 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 			s.tree.AddVirtualLoss(id)
 			lf.ID, s.spare = id, nil
 			return lf, false, nil
+		}
+		if id != root && s.hooks.Decided != nil {
+			if v, ok := s.hooks.Decided(id, st); ok {
+				s.status[id], s.value[id] = Terminal, v
+				continue
+			}
 		}
 		s.selecting = id
 		child := s.tree.SelectChild(id, s.skip)

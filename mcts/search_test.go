@@ -191,18 +191,37 @@ func forPlayer(v float64, p game.Color) float64 {
 	return 1 - v
 }
 
+// decided says whether the Decided hook of the accounting test proves an
+// expanded node, and the value it gives.
+func decided(path []game.Point) (float64, bool) {
+	return hashValue(path, 'w'), pathHash(path, 'd')%5 == 0
+}
+
 // Every backup is accounted for: at each node, the visits and value sum
 // are exactly its own evaluation (or its game end, once per visit) plus
 // what its children passed up, recomputed from the hashes; the root has
 // the simulations wanted, and no virtual loss is left, whatever the
-// number of leaves in flight. Skipped moves are never visited.
+// number of leaves in flight. Skipped moves are never visited; a node
+// proven by Decided keeps its subtree's visits from before and adds its
+// value at each later visit.
 func TestSearchBackupAccounting(t *testing.T) {
 	for _, tc := range []struct {
 		batch, sims int
 		skip        game.Point
-	}{{1, 300, game.NoPoint}, {3, 300, game.NoPoint}, {8, 300, game.NoPoint}, {8, 500, 2}, {1, 50, 3}} {
+		decide      bool
+	}{{1, 300, game.NoPoint, false}, {3, 300, game.NoPoint, false}, {8, 300, game.NoPoint, false},
+		{8, 500, 2, false}, {1, 50, 3, false}, {1, 400, game.NoPoint, true}, {6, 400, 3, true}} {
 		tr := NewTree(game.White)
-		s := NewSearch(tr, game.Black, tc.sims, hashHooks(tc.skip))
+		h := hashHooks(tc.skip)
+		if tc.decide {
+			h.Decided = func(id NodeID, st *hashGame) (float64, bool) {
+				if id == tr.Root() || !tr.Node(id).Expanded() {
+					t.Fatalf("Decided asked at node %d (root or not expanded)", id)
+				}
+				return decided(st.path)
+			}
+		}
+		s := NewSearch(tr, game.Black, tc.sims, h)
 		ev := &hashEval{}
 		run(t, s, ev, tc.batch)
 		if got := tr.Node(0).Visits; int(got) != tc.sims || s.Done() != tc.sims {
@@ -211,6 +230,7 @@ func TestSearchBackupAccounting(t *testing.T) {
 		if tc.batch > 1 && ev.batches >= tc.sims {
 			t.Errorf("%+v: %d batches for %d simulations: leaves were not batched", tc, ev.batches, tc.sims)
 		}
+		proven := 0
 		var walk func(id NodeID, path []game.Point)
 		walk = func(id NodeID, path []game.Point) {
 			n := tr.Node(id)
@@ -220,22 +240,9 @@ func TestSearchBackupAccounting(t *testing.T) {
 			if id != 0 && n.Move == tc.skip && n.Visits != 0 {
 				t.Fatalf("%+v: skipped move %v visited %d times", tc, path, n.Visits)
 			}
+			// What the children passed up.
 			var visits int32
 			var sum float64
-			switch s.Status(id) {
-			case Unreached:
-				if n.Visits != 0 || n.Expanded() {
-					t.Fatalf("%+v: unreached node %v has %d visits", tc, path, n.Visits)
-				}
-				return
-			case Terminal:
-				visits = n.Visits
-				sum = float64(visits) * forPlayer(hashValue(path, 'v'), n.Player)
-			case Inner:
-				visits, sum = 1, forPlayer(hashValue(path, 'e'), n.Player)
-			default:
-				t.Fatalf("%+v: node %v still pending", tc, path)
-			}
 			for _, c := range tr.Children(id) {
 				cp := append(path[:len(path):len(path)], tr.Move(c))
 				walk(c, cp)
@@ -243,11 +250,41 @@ func TestSearchBackupAccounting(t *testing.T) {
 				visits += cn.Visits
 				sum += float64(cn.Visits) - float64(cn.ValueSum)
 			}
+			switch st := s.Status(id); {
+			case st == Unreached:
+				if n.Visits != 0 || n.Expanded() {
+					t.Fatalf("%+v: unreached node %v has %d visits", tc, path, n.Visits)
+				}
+				return
+			case st == Terminal && n.Expanded(): // proven by Decided
+				v, ok := decided(path)
+				k := n.Visits - 1 - visits
+				if !tc.decide || !ok || k < 1 {
+					t.Fatalf("%+v: node %v: expanded game end (decide %v, %d visits after)", tc, path, ok, k)
+				}
+				proven++
+				visits += 1 + k
+				sum += forPlayer(hashValue(path, 'e'), n.Player) + float64(k)*forPlayer(v, n.Player)
+			case st == Terminal:
+				visits = n.Visits
+				sum = float64(visits) * forPlayer(hashValue(path, 'v'), n.Player)
+			case st == Inner:
+				if _, ok := decided(path); ok && tc.decide && id != 0 && visits > 0 {
+					t.Fatalf("%+v: node %v should have been proven", tc, path)
+				}
+				visits++
+				sum += forPlayer(hashValue(path, 'e'), n.Player)
+			default:
+				t.Fatalf("%+v: node %v still pending", tc, path)
+			}
 			if n.Visits != visits || math.Abs(float64(n.ValueSum)-sum) > 1e-3 {
 				t.Fatalf("%+v: node %v: %d visits, value sum %v; want %d and %v", tc, path, n.Visits, n.ValueSum, visits, sum)
 			}
 		}
 		walk(0, nil)
+		if tc.decide && proven == 0 {
+			t.Fatalf("%+v: no node proven by Decided: the case tests nothing", tc)
+		}
 	}
 }
 
