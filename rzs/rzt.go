@@ -9,8 +9,8 @@ import (
 // This file holds the relevance-zone pattern table (RZT) of paper 000: the
 // entries, the matching rule, and what the linear table (LR) and the radix
 // tree table (TR, rzt_tree.go) share: statistics, the rebuild schedule,
-// timestamps, symmetric lookups (rzt_sym.go) and the pattern database
-// (rzt_store.go).
+// timestamps, symmetric lookups (rzt_sym.go) and the export and import of
+// the entries (rzt_store.go; package rztstore keeps them on disk).
 //
 // Timestamps (Section III-C-2): entry i (1-based, in insertion order) has
 // stamp i, the table's clock is its number of entries, and a search node
