@@ -119,6 +119,20 @@ func (pr *Problem) Standing(pos *Position, before *PointSet) PointSet {
 	return out
 }
 
+// StandingView sets view to the problem as it stands at a position: pr
+// with Crucial replaced by the crucial stones still standing there (see
+// Standing), everything else as in pr. It is the one view of a problem
+// that move-ordering evaluators and the network's input encoder
+// (nn.Config.Encode) are given, in solving and in self-play alike, so that
+// a position looks the same to the network in both: a crucial point whose
+// stone was captured is no longer crucial, even if a living stone is
+// played there again. view is the caller's scratch (a plain copy: no
+// allocation); it must not be pr.
+func (pr *Problem) StandingView(view *Problem, standing *PointSet) {
+	*view = *pr
+	view.Crucial = *standing
+}
+
 // SmallestZone returns the smallest self-sufficient part of the UCA area
 // that holds a stone of seeds: starting from one alive block holding a seed,
 // it adds every vital region next to a block it holds and every alive block

@@ -1,6 +1,10 @@
 // Package neteval lets the life-and-death solver (package rzs) search with
 // a trained network: it adapts an nn.Evaluator to rzs.Evaluator.
 //
+// The input is nn.Config.Encode of the position and the problem's view
+// there (game.Problem.StandingView, the crucial stones still standing),
+// exactly as self-play encodes its positions for training.
+//
 // Priors are the network's policy restricted to the solver's candidate
 // moves and renormalised. The value, the probability that the living side
 // wins, comes in two modes:

@@ -91,8 +91,11 @@ func (e *Evaluator) D(pos *game.Position, pr *game.Problem) int {
 	return max(1, min(e.cfg.D, pr.FTLD-pos.MoveNumber()))
 }
 
-// Evaluate implements rzs.Evaluator. A position the network cannot take
-// (a board of another size: see Check) gets uniform priors and value 1/2.
+// Evaluate implements rzs.Evaluator. pr is the problem's view at pos that
+// the solver passes (game.Problem.StandingView: Crucial holds the crucial
+// stones still standing), encoded as self-play encodes it. A position the
+// network cannot take (a board of another size: see Check) gets uniform
+// priors and value 1/2.
 func (e *Evaluator) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
 	planes := make([]float32, e.cfg.InputSize())
 	if err := e.cfg.Encode(pos, pr, planes); err != nil {

@@ -40,12 +40,16 @@ const (
 )
 
 // Encode writes the input planes of pos into dst, which must hold
-// c.InputSize() floats. pr is the life-and-death problem being played, or nil
-// for a plain game (the region is then the whole board and the crucial,
-// living and killing planes are zero). The crucial plane marks the points of
-// pr.Crucial that hold a living stone; a caller tracking crucial stones that
-// were captured and replayed should pass a Problem whose Crucial holds only
-// the standing ones.
+// c.InputSize() floats. pr is the life-and-death problem's view at pos, or
+// nil for a plain game (the region is then the whole board and the crucial,
+// living and killing planes are zero). The view is the one
+// game.Problem.StandingView builds: the problem with Crucial holding the
+// crucial stones still standing at pos, so that a crucial stone captured
+// and replayed by a living stone is not crucial any more. Self-play and
+// the solver's network evaluator (package neteval, which the solver hands
+// that view) both encode through it, so the network sees the same input
+// for the same position in training and in solving. The crucial plane
+// marks the points of pr.Crucial that hold a living stone.
 func (c Config) Encode(pos *game.Position, pr *game.Problem, dst []float32) error {
 	if pos.Size() != c.Board {
 		return fmt.Errorf("nn: encode: position is %dx%d, network is %dx%d", pos.Size(), pos.Size(), c.Board, c.Board)

@@ -105,6 +105,7 @@ type pnSolver struct {
 	aborted  bool
 	reason   string
 	rootMove game.Point
+	view     game.Problem // the evaluator's problem view (see newPNNode)
 }
 
 // pnKid is a move of a node on the current path with what is known of its
@@ -248,7 +249,8 @@ func (s *pnSolver) newPNNode(pos *game.Position, standing game.PointSet, path ui
 	if len(moves) == 0 {
 		return n
 	}
-	priors, _ := s.opts.Evaluator.Evaluate(pos, s.pr, moves)
+	s.pr.StandingView(&s.view, &standing)
+	priors, _ := s.opts.Evaluator.Evaluate(pos, &s.view, moves)
 	n.kids = make([]pnKid, len(moves))
 	for i, m := range moves {
 		child := *pos

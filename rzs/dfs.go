@@ -58,6 +58,7 @@ type dfsSolver struct {
 	nodes    int
 	ctx      context.Context
 	deadline time.Time
+	view     game.Problem // the evaluator's problem view (see orderedMoves)
 }
 
 // search returns the status of pos, its zone when won, and the move that
@@ -94,7 +95,7 @@ func (d *dfsSolver) search(pos *game.Position, standing game.PointSet, depth int
 	if depth >= d.opts.MaxDepth {
 		return Unknown, game.PointSet{}, game.NoPoint, nil
 	}
-	moves, barred := d.orderedMoves(pos)
+	moves, barred := d.orderedMoves(pos, &standing)
 	var st Status
 	var zone game.PointSet
 	var best game.Point
@@ -120,9 +121,10 @@ func (d *dfsSolver) checkMemory() {
 	}
 }
 
-// orderedMoves returns the moves of pos in prior order and the number of
-// moves barred by positional superko alone.
-func (d *dfsSolver) orderedMoves(pos *game.Position) ([]game.Point, int) {
+// orderedMoves returns the moves of pos, whose standing crucial stones are
+// standing, in prior order and the number of moves barred by positional
+// superko alone.
+func (d *dfsSolver) orderedMoves(pos *game.Position, standing *game.PointSet) ([]game.Point, int) {
 	moves, barred := pos.LegalMovesSuperko(nil, &d.pr.Region)
 	if pos.ToMove() != d.living {
 		moves = append(moves, game.Pass)
@@ -130,7 +132,8 @@ func (d *dfsSolver) orderedMoves(pos *game.Position) ([]game.Point, int) {
 	if len(moves) == 0 {
 		return nil, barred
 	}
-	priors, _ := d.opts.Evaluator.Evaluate(pos, d.pr, moves)
+	d.pr.StandingView(&d.view, standing)
+	priors, _ := d.opts.Evaluator.Evaluate(pos, &d.view, moves)
 	idx := make([]int, len(moves))
 	for i := range idx {
 		idx[i] = i

@@ -10,6 +10,12 @@ import (
 // of a position and the probability that the living side wins from it. The
 // solver never takes a value as proof; values only order the search. The
 // network and the feature models plug in through this interface.
+//
+// Every form of the solver passes pr as the problem's view at pos
+// (game.Problem.StandingView): Crucial holds the crucial stones still
+// standing there, as self-play gives the network, so an evaluator reads
+// the standing stones from pr.Crucial. The view is the solver's scratch:
+// an evaluator must not keep it.
 type Evaluator interface {
 	Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (priors []float32, value float32)
 }

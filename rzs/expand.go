@@ -25,6 +25,7 @@ type leafWork struct {
 	barred int
 	priors []float32
 	value  float32
+	view   game.Problem // the problem as it stands at the leaf, for the evaluator
 }
 
 // reset readies w for another leaf, keeping the moves' storage: the moves
@@ -36,16 +37,18 @@ func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.Po
 	w.j, w.judged = pr.Judge(pos, standing), true
 }
 
-// generate fills in the moves and the evaluation. The killer may always
-// pass; the living side never needs to, since a pass lets the killer end
-// the game by passing too.
-func (w *leafWork) generate(pr *game.Problem, eval Evaluator, pos *game.Position) {
+// generate fills in the moves and the evaluation of pos, whose standing
+// crucial stones are standing. The killer may always pass; the living side
+// never needs to, since a pass lets the killer end the game by passing
+// too.
+func (w *leafWork) generate(pr *game.Problem, eval Evaluator, pos *game.Position, standing *game.PointSet) {
 	w.moves, w.barred = pos.LegalMovesSuperko(w.moves[:0], &pr.Region)
 	if pos.ToMove() != pr.Living() {
 		w.moves = append(w.moves, game.Pass)
 	}
 	if len(w.moves) > 0 {
-		w.priors, w.value = eval.Evaluate(pos, pr, w.moves)
+		pr.StandingView(&w.view, standing)
+		w.priors, w.value = eval.Evaluate(pos, &w.view, w.moves)
 	}
 	w.moved = true
 }
@@ -72,7 +75,7 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 		}
 	}
 	if s.status(id) == Unknown {
-		value := s.createChildren(id, pos, w)
+		value := s.createChildren(id, pos, standing, w)
 		if s.status(id) == Unknown && s.opts.Table != nil && id != rootNode {
 			s.lookupTable(id, pos, standing)
 		}
@@ -91,9 +94,9 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 }
 
 // createChildren expands an undecided node and returns the evaluator's value.
-func (s *mcSolver) createChildren(id int32, pos *game.Position, w *leafWork) float32 {
+func (s *mcSolver) createChildren(id int32, pos *game.Position, standing *game.PointSet, w *leafWork) float32 {
 	if !w.moved {
-		w.generate(s.pr, s.opts.Evaluator, pos)
+		w.generate(s.pr, s.opts.Evaluator, pos, standing)
 	}
 	n := s.tree.node(id)
 	if w.barred > 0 {

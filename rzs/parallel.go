@@ -101,7 +101,7 @@ func (r *threadRun) work() {
 		w.reset()
 		w.judge(s.pr, leaf.pos, &leaf.standing)
 		if w.j.Outcome == game.Undecided {
-			w.generate(s.pr, s.opts.Evaluator, leaf.pos)
+			w.generate(s.pr, s.opts.Evaluator, leaf.pos, &leaf.standing)
 		}
 		r.mu.Lock()
 		r.inflight--

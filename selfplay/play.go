@@ -233,8 +233,8 @@ func (bt *batcher) EvaluateBatch(leaves []*leaf) error {
 // encode writes the network's input planes for a descent's position: the
 // problem seen with its standing crucial stones as Crucial.
 func encode(cfg nn.Config, st *state, x []float32) error {
-	pr := *st.s.start.Problem
-	pr.Crucial = st.standing
+	var pr game.Problem
+	st.s.start.Problem.StandingView(&pr, &st.standing)
 	if err := cfg.Encode(st.pos, &pr, x); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
@@ -291,7 +291,7 @@ func (p *player) playSearched(gs *gameState) error {
 	}
 	gs.search = nil
 	planes := make([]float32, p.cfg.InputSize())
-	gs.crucial.Crucial = gs.standing
+	gs.g.Start.Problem.StandingView(&gs.crucial, &gs.standing)
 	if err := p.cfg.Encode(gs.pos, &gs.crucial, planes); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
