@@ -100,7 +100,8 @@ type Evaluator[S any] interface {
 }
 
 // Evaluate runs ev on the leaves and applies each result to its search, in
-// the leaves' order: expanding the leaf and backing its value up.
+// the leaves' order: expanding the leaf and backing its value up. The
+// leaves are the searches' again afterwards (see Apply).
 func Evaluate[S any](ev Evaluator[S], leaves []*Leaf[S]) error {
 	if len(leaves) == 0 {
 		return nil
@@ -132,7 +133,9 @@ type Search[S any] struct {
 	// per descent step.
 	selecting NodeID
 	skip      func(game.Point, NodeID) bool
-	spare     *Leaf[S] // a leaf of a descent that returned none, for the next
+	// free holds leaves to reuse: those of descents that returned none,
+	// and applied ones (a leaf belongs to its search again once applied).
+	free []*Leaf[S]
 }
 
 // NewSearch returns a search of tree (holding at least its root) for sims
@@ -211,11 +214,12 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 	// The descent's state lives in the leaf it may become: the hooks take
 	// its address, which would move a local to the heap at every descent.
 	// A descent that returns no leaf leaves it for the next.
-	lf = s.spare
-	if lf == nil {
+	if k := len(s.free); k > 0 {
+		lf = s.free[k-1]
+	} else {
 		lf = &Leaf[S]{search: s}
+		s.free = append(s.free, lf)
 	}
-	s.spare = lf
 	lf.State = s.hooks.Root()
 	st := &lf.State
 	root := s.tree.Root()
@@ -238,7 +242,8 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 			s.status[id] = Pending
 			s.pending++
 			s.tree.AddVirtualLoss(id)
-			lf.ID, s.spare = id, nil
+			lf.ID = id
+			s.free = s.free[:len(s.free)-1]
 			return lf, false, nil
 		}
 		if id != root && s.hooks.Decided != nil {
@@ -285,7 +290,8 @@ func (s *Search[S]) Collect(max int, dst []*Leaf[S]) ([]*Leaf[S], error) {
 
 // Apply expands an evaluated leaf with its moves and priors (passed through
 // RootPriors at the root), or marks it a game end when the evaluator found
-// it Terminal, and backs its value up.
+// it Terminal, and backs its value up. The leaf then goes back to the
+// search for a later descent: the caller must not use it afterwards.
 func (s *Search[S]) Apply(lf *Leaf[S]) {
 	switch {
 	case lf.Terminal:
@@ -301,6 +307,8 @@ func (s *Search[S]) Apply(lf *Leaf[S]) {
 	s.tree.Backup(lf.ID, lf.Value, s.perspective, true)
 	s.pending--
 	s.done++
+	*lf = Leaf[S]{search: s} // drop the state's and the moves' references
+	s.free = append(s.free, lf)
 }
 
 // Bytes returns the memory of the search's per-node state (beside the
