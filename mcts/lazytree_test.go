@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"lifezero/game"
@@ -13,7 +14,8 @@ import (
 // and the root is id 1. Search must drive it to the very search *Tree
 // gives.
 type lazyTree struct {
-	recs []lazyRec // index 0 unused
+	recs  []lazyRec // index 0 unused
+	freed []NodeID  // records freed by unexpand, handed out again first
 }
 
 type lazyRec struct {
@@ -70,8 +72,14 @@ func (t *lazyTree) SelectChild(id NodeID, skip func(game.Point, NodeID) bool) No
 		return None
 	}
 	if p.kids[best] == None {
-		p.kids[best] = NodeID(len(t.recs))
-		t.recs = append(t.recs, lazyRec{move: p.moves[best], player: p.kidPlayer, parent: id})
+		rec := lazyRec{move: p.moves[best], player: p.kidPlayer, parent: id}
+		if k := len(t.freed); k > 0 {
+			p.kids[best], t.freed = t.freed[k-1], t.freed[:k-1]
+			t.recs[p.kids[best]] = rec
+		} else {
+			p.kids[best] = NodeID(len(t.recs))
+			t.recs = append(t.recs, rec)
+		}
 	}
 	return t.recs[id].kids[best]
 }
@@ -155,6 +163,104 @@ func TestSearchOverLazyTree(t *testing.T) {
 		}
 		if ls.Status(lazy.Root()) != Inner {
 			t.Fatalf("%+v: lazy root status %d", tc, ls.Status(lazy.Root()))
+		}
+	}
+}
+
+// unexpand frees the records below id and makes id unexpanded again, as
+// the solver's memory bound drops a subtree, and returns the freed ids.
+func (t *lazyTree) unexpand(id NodeID) []NodeID {
+	var out []NodeID
+	var free func(id NodeID)
+	free = func(id NodeID) {
+		for _, k := range t.recs[id].kids {
+			if k != None {
+				free(k)
+				out = append(out, k)
+			}
+		}
+		r := &t.recs[id]
+		r.expanded, r.moves, r.priors, r.kids = false, nil, nil, nil
+	}
+	free(id)
+	t.freed = append(t.freed, out...)
+	return out
+}
+
+// path returns the moves from the root to id.
+func (t *lazyTree) path(id NodeID) []game.Point {
+	var p []game.Point
+	for ; t.recs[id].parent != None; id = t.recs[id].parent {
+		p = append([]game.Point{t.recs[id].move}, p...)
+	}
+	return p
+}
+
+// A tree that frees a subtree mid-search and hands its ids out again
+// tells the search through Forget: the search then goes on to the end,
+// re-evaluates the unexpanded node, and every record's state fits its new
+// node (Inner exactly when expanded, Terminal only where the game ends).
+// Without Forget the reused ids keep the freed nodes' states, which the
+// check catches.
+func TestSearchForget(t *testing.T) {
+	for _, forget := range []bool{true, false} {
+		lazy := newLazyTree(game.White)
+		// Game ends only at depth 4, so the search keeps coming back to
+		// the busy lines.
+		h := hashHooks(game.NoPoint)
+		h.Judge = func(st *hashGame) (float64, bool) { return hashValue(st.path, 'v'), len(st.path) >= 4 }
+		s := NewSearch(lazy, game.Black, 300, h)
+		ev := &hashEval{}
+		run(t, s, Evaluator[hashGame](ev), 4)
+		// Drop the subtree of the most visited expanded node below the root.
+		var big NodeID = None
+		for k := NodeID(2); int(k) < lazy.Len(); k++ {
+			if lazy.recs[k].expanded && (big == None || lazy.recs[k].visits > lazy.recs[big].visits) {
+				big = k
+			}
+		}
+		if big == None {
+			t.Fatal("no expanded node below the root")
+		}
+		freed := lazy.unexpand(big)
+		if len(freed) == 0 {
+			t.Fatal("nothing freed")
+		}
+		if forget {
+			s.Forget(big)
+			for _, id := range freed {
+				s.Forget(id)
+			}
+		}
+		s.AddSimulations(300)
+		var runErr error
+		for rounds := 0; !s.Finished() && runErr == nil && rounds < 10000; rounds++ {
+			var leaves []*Leaf[hashGame]
+			if leaves, runErr = s.Collect(4, nil); runErr == nil {
+				runErr = Evaluate(Evaluator[hashGame](ev), leaves)
+			}
+		}
+		bad := runErr != nil || !s.Finished()
+		for id := NodeID(2); int(id) < lazy.Len(); id++ {
+			if slices.Contains(lazy.freed, id) {
+				continue // freed and not handed out again
+			}
+			r, st := &lazy.recs[id], s.Status(id)
+			path := lazy.path(id)
+			ends := len(path) >= 4
+			if (st == Inner) != r.expanded || (st == Terminal) != ends || st == Pending {
+				bad = true
+				if forget {
+					t.Fatalf("record %d %v: status %d, expanded %v, game end %v", id, path, st, r.expanded, ends)
+				}
+			}
+		}
+		if forget && (runErr != nil || lazy.recs[lazy.Root()].visits != 600 || !lazy.recs[big].expanded) {
+			t.Fatalf("with Forget: err %v, root %d visits, dropped node expanded again %v",
+				runErr, lazy.recs[lazy.Root()].visits, lazy.recs[big].expanded)
+		}
+		if !forget && !bad {
+			t.Fatal("without Forget the reused ids kept no stale state: the test tests nothing")
 		}
 	}
 }

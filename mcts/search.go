@@ -158,6 +158,20 @@ func (s *Search[S]) Reset(perspective game.Color, sims int) {
 	s.grow()
 }
 
+// AddSimulations raises the simulations wanted by n: a solver that checks
+// its deadline and memory every so many nodes searches in such steps.
+func (s *Search[S]) AddSimulations(n int) { s.sims += n }
+
+// Forget makes the search treat id as never reached: a tree that frees
+// nodes (a memory bound dropping a subtree, the node itself unexpanded)
+// and hands their ids out again calls it for each, so that a reused id
+// does not keep the old node's state. No leaf may be in flight.
+func (s *Search[S]) Forget(id NodeID) {
+	if int(id) < len(s.status) {
+		s.status[id], s.value[id] = Unreached, 0
+	}
+}
+
 // Tree returns the tree searched.
 func (s *Search[S]) Tree() SearchTree { return s.tree }
 
