@@ -93,8 +93,9 @@ type Leaf[S any] struct {
 }
 
 // Evaluator evaluates leaves in batches: it fills every leaf's ToMove,
-// Moves, Priors and Value (or Value and Terminal). The leaves may come from many searches (self-play
-// gathers them across the games of a chunk), so a network sees one batch.
+// Moves, Priors and Value (or Value and Terminal). The leaves may come from
+// many searches (self-play gathers them across the games of a chunk), so a
+// network sees one batch.
 type Evaluator[S any] interface {
 	EvaluateBatch(leaves []*Leaf[S]) error
 }
