@@ -55,7 +55,6 @@ type threadRun struct {
 func (r *threadRun) work() {
 	s := r.s
 	frames := make([]game.Position, s.opts.MaxDepth+2)
-	start := s.pr.Start.Copy() // its own superko history to append to
 	var path []pathStep
 	var w leafWork
 	r.mu.Lock()
@@ -76,7 +75,7 @@ func (r *threadRun) work() {
 			}
 		}
 		var end descent
-		path, end = s.descend(frames, path[:0], start)
+		path, end = s.descend(frames, path[:0], s.pr.Start) // copied into frames[0]
 		switch end {
 		case descentDone:
 			s.tree.unvisit(path)
