@@ -159,6 +159,12 @@ type ldScratch struct {
 	eyes      float64                   // eyes the parts are worth, summed in part order
 	cfg       LD                        // the evaluator's settings
 	next      game.Position             // playNear's scratch position (a board alone)
+	// The targets' regions in the evaluated position (see regions), with
+	// the readings of up to maxReadBlocks blocks (nBlocks -1: more).
+	regionsRead       bool
+	regVital, regDist int
+	blocks            [maxReadBlocks]blockReading
+	nBlocks           int
 }
 
 // eyePart is a connected part of the eye space, while splitSpace floods it.

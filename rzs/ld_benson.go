@@ -16,7 +16,7 @@ import (
 // to live.
 func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
 	living := pr.Living()
-	before, beforeDist := targetRegions(pos, &ld.targets, living)
+	before, beforeDist := ld.regions(pos, living)
 	var wins game.PointSet // the winning moves (never the pass)
 	nWins := 0
 	for i, m := range moves {
@@ -25,7 +25,7 @@ func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []ga
 			continue
 		}
 		next := &ld.next
-		after, dist := targetRegions(next, &standing, living)
+		after, dist := ld.regionsAfter(pos, m, &standing, living)
 		if after >= 2 && pr.Judge(next, &standing).Outcome == game.LivingWins {
 			wins.Add(m)
 			nWins++
@@ -56,13 +56,13 @@ func (ld *ldScratch) probeMoves(pos *game.Position, pr *game.Problem, moves []ga
 // unconditional life by 1 + DistPrior per point of distance.
 func (ld *ldScratch) probeKiller(pos *game.Position, pr *game.Problem, moves []game.Point, priors []float32) {
 	living := pr.Living()
-	_, before := targetRegions(pos, &ld.targets, living)
+	_, before := ld.regions(pos, living)
 	for i, m := range moves {
 		standing, ok := ld.playNear(pos, pr, m)
 		if !ok {
 			continue
 		}
-		if _, d := targetRegions(&ld.next, &standing, living); d > before {
+		if _, d := ld.regionsAfter(pos, m, &standing, living); d > before {
 			priors[i] *= 1 + ld.cfg.distPrior()*float32(d-before)
 		}
 	}
@@ -115,7 +115,7 @@ func targetRegions(pos *game.Position, targets *game.PointSet, c game.Color) (vi
 			return
 		}
 		done = done.Union(pos.BlockSet(p))
-		v, d := blockRegions(pos, p, c)
+		v, d := blockRegions(pos, p, c, nil)
 		vital, distance = max(vital, v), min(distance, d)
 	})
 	return min(vital, 3), distance
@@ -129,7 +129,7 @@ func (ld *ldScratch) bensonValue(pos *game.Position, living game.Color) float32 
 	if v <= 0.05 {
 		return float32(v)
 	}
-	vital, dist := targetRegions(pos, &ld.targets, living)
+	vital, dist := ld.regions(pos, living)
 	x := math.Log(v/(1-v)) + 1.2*float64(min(vital, 2)-1)
 	if ld.cfg.Distance {
 		x -= ld.cfg.distValue() * float64(dist-maxRegionCost)
@@ -147,8 +147,13 @@ const maxRegionCost = 6
 // maxRegionCost: such a region is neither vital nor cheaper than a missing
 // one, so when another liberty of it starts a second flood the answer is
 // the same, and the large open areas of 19x19 problems are not walked.
-func blockRegions(pos *game.Position, p game.Point, c game.Color) (vital, distance int) {
+// When read is not nil, every point whose contents the reading looks at
+// joins it (see regionsAfter).
+func blockRegions(pos *game.Position, p game.Point, c game.Color, read *game.PointSet) (vital, distance int) {
 	libs := pos.Liberties(p)
+	if read != nil {
+		pos.BlockStones(p, func(q game.Point) { addWithNeighbours(pos, read, q) })
+	}
 	// stopped holds the points reached by floods that stopped early: a
 	// later flood that meets one is in the same region, so costs as much.
 	var seen, stopped game.PointSet
@@ -165,6 +170,9 @@ func blockRegions(pos *game.Position, p game.Point, c game.Color) (vital, distan
 		for n := 1; n > 0 && cost < maxRegionCost; {
 			n--
 			q := stack[n]
+			if read != nil {
+				addWithNeighbours(pos, read, q)
+			}
 			if pos.At(q) == game.Empty && !libs.Has(q) {
 				cost++
 			}
@@ -193,4 +201,84 @@ func blockRegions(pos *game.Position, p game.Point, c game.Color) (vital, distan
 		}
 	})
 	return vital, c1 + c2
+}
+
+// addWithNeighbours adds q and its neighbours to set.
+func addWithNeighbours(pos *game.Position, set *game.PointSet, q game.Point) {
+	set.Add(q)
+	for _, nb := range pos.Neighbors(q) {
+		set.Add(nb)
+	}
+}
+
+// blockReading is the reading of one target block of the evaluated
+// position: blockRegions' answer and the points it looked at.
+type blockReading struct {
+	head        game.Point
+	vital, dist int
+	read        game.PointSet
+}
+
+// maxReadBlocks bounds the target blocks whose readings ld keeps; a
+// position with more has every probe read afresh.
+const maxReadBlocks = 16
+
+// regions returns targetRegions of the evaluated position pos for ld's
+// targets, reading it once per evaluation with each block's reading kept
+// for regionsAfter.
+func (ld *ldScratch) regions(pos *game.Position, living game.Color) (vital, distance int) {
+	if ld.regionsRead {
+		return ld.regVital, ld.regDist
+	}
+	ld.regionsRead = true
+	distance = 2 * maxRegionCost
+	var done game.PointSet
+	ld.targets.ForEach(func(p game.Point) {
+		if pos.At(p) != living || done.Has(p) {
+			return
+		}
+		pos.BlockStones(p, done.Add)
+		var v, d int
+		if ld.nBlocks >= 0 && ld.nBlocks < maxReadBlocks {
+			b := &ld.blocks[ld.nBlocks]
+			ld.nBlocks++
+			b.head, b.read = p, game.PointSet{}
+			v, d = blockRegions(pos, p, living, &b.read)
+			b.vital, b.dist = v, d
+		} else {
+			ld.nBlocks = -1 // too many to keep: regionsAfter reads afresh
+			v, d = blockRegions(pos, p, living, nil)
+		}
+		vital, distance = max(vital, v), min(distance, d)
+	})
+	ld.regVital, ld.regDist = min(vital, 3), distance
+	return ld.regVital, ld.regDist
+}
+
+// regionsAfter returns targetRegions(&ld.next, standing, living), where
+// ld.next is pos after move m (see playNear) and standing its standing
+// targets. A move that captures nothing and is not itself a target
+// changes only the point m, so every block whose reading did not look at
+// m reads as it did in pos: its kept reading stands, and only the blocks
+// next to m (merged by m or losing a liberty) and those whose regions m
+// enters are read again. The answer is the same as reading afresh: a
+// block read twice (two blocks m merged) gives the same answer twice, and
+// targetRegions keeps only the largest and the smallest.
+func (ld *ldScratch) regionsAfter(pos *game.Position, m game.Point, standing *game.PointSet, living game.Color) (vital, distance int) {
+	next := &ld.next
+	ld.regions(pos, living)
+	if ld.nBlocks < 0 || ld.targets.Has(m) ||
+		next.Captured(game.Black) != pos.Captured(game.Black) || next.Captured(game.White) != pos.Captured(game.White) {
+		return targetRegions(next, standing, living)
+	}
+	distance = 2 * maxRegionCost
+	for i := 0; i < ld.nBlocks; i++ {
+		b := &ld.blocks[i]
+		v, d := b.vital, b.dist
+		if b.read.Has(m) {
+			v, d = blockRegions(next, b.head, living, nil)
+		}
+		vital, distance = max(vital, v), min(distance, d)
+	}
+	return min(vital, 3), distance
 }

@@ -27,7 +27,7 @@ func TestVitalRegionsAgainstBenson(t *testing.T) {
 					continue
 				}
 				done = done.Union(pos.BlockSet(p))
-				v, d := blockRegions(pos, p, c)
+				v, d := blockRegions(pos, p, c, nil)
 				if (d == 0) != (v >= 2) {
 					t.Fatalf("block at %s: %d vital regions but distance %d\n%v", pos.PointString(p), v, d, pos)
 				}
