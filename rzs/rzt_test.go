@@ -31,17 +31,13 @@ var tableKinds = []struct {
 func newLR(pr *game.Problem, o TableOptions) rztTable { return NewLinearTable(pr, o) }
 func newTR(pr *game.Problem, o TableOptions) rztTable { return NewTreeTable(pr, o) }
 
-// killAllProblem returns a kill-all problem on an empty board of the size,
-// whole board as region, White to live, ko rules of the problem files.
+// killAllProblem returns game.KillAll's problem: the empty board of the
+// size, whole board as region, White to live, ko rules of the problem files.
 func killAllProblem(t testing.TB, size int) *game.Problem {
-	pos, err := game.NewPosition(size)
+	pr, err := game.KillAll(size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos.SetKoRule(game.White, game.NoKoCapture)
-	pos.SetKoRule(game.Black, game.PositionalSuperko)
-	pr := &game.Problem{ID: fmt.Sprintf("killall%d", size), Start: pos, Region: pos.AllPoints(), Answer: game.NoPoint}
-	pr.Goal[game.White], pr.Goal[game.Black] = game.GoalLiveAny, game.GoalKillAll
 	return pr
 }
 

@@ -3,7 +3,6 @@ package rztstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -19,16 +18,13 @@ import (
 	"lifezero/rzs"
 )
 
-// killAllProblem is the empty size x size board, White to live anywhere.
+// killAllProblem is game.KillAll's empty size x size board, White to live
+// anywhere.
 func killAllProblem(t testing.TB, size int) *game.Problem {
-	pos, err := game.NewPosition(size)
+	pr, err := game.KillAll(size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos.SetKoRule(game.White, game.NoKoCapture)
-	pos.SetKoRule(game.Black, game.PositionalSuperko)
-	pr := &game.Problem{ID: fmt.Sprintf("killall%d", size), Start: pos, Region: pos.AllPoints(), Answer: game.NoPoint}
-	pr.Goal[game.White], pr.Goal[game.Black] = game.GoalLiveAny, game.GoalKillAll
 	return pr
 }
 

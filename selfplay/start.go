@@ -16,27 +16,15 @@ type Start struct {
 	HandicapStones int
 }
 
-// KillAll returns the kill-all start on an empty size x size board: Black
-// places two stones, then White lives if any white stone becomes
-// unconditionally alive (live_any) and Black must prevent it (kill_all).
-// White may not take a ko (disallow_ko, game.NoKoCapture); Black plays
-// under positional superko (allow_ko), as in the 7x7 problem files.
+// KillAll returns the kill-all start on an empty size x size board
+// (game.KillAll: White lives if any white stone becomes unconditionally
+// alive, Black must prevent it, Black may take kos and White may not):
+// Black places two stones, then the game goes on.
 func KillAll(size int) (Start, error) {
-	pos, err := game.NewPosition(size)
+	pr, err := game.KillAll(size)
 	if err != nil {
 		return Start{}, fmt.Errorf("selfplay: kill-all start: %w", err)
 	}
-	pos.SetKoRule(game.White, game.NoKoCapture)
-	pos.SetKoRule(game.Black, game.PositionalSuperko)
-	pr := &game.Problem{
-		ID:     fmt.Sprintf("killall%dx%d", size, size),
-		Start:  pos,
-		Winner: game.White,
-		Region: pos.AllPoints(),
-		Answer: game.NoPoint,
-	}
-	pr.Goal[game.White] = game.GoalLiveAny
-	pr.Goal[game.Black] = game.GoalKillAll
 	return Start{Problem: pr, HandicapStones: 2}, nil
 }
 

@@ -92,17 +92,12 @@ func randomKillAll(cfg KillAllConfig, i uint64) (*game.Problem, error) {
 // drawKillAll plays one random kill-all opening; ok is false when the game
 // was decided (or ran out of moves) before its last move.
 func drawKillAll(cfg KillAllConfig, rng *rand.Rand) (*game.Problem, bool, error) {
-	start, err := game.NewPosition(cfg.Size)
+	pr, err := game.KillAll(cfg.Size)
 	if err != nil {
 		return nil, false, err
 	}
-	start.SetKoRule(game.Black, game.PositionalSuperko)
-	start.SetKoRule(game.White, game.NoKoCapture)
-	pr := &game.Problem{Start: start, Answer: game.NoPoint}
-	pr.Goal[game.Black], pr.Goal[game.White] = game.GoalKillAll, game.GoalLiveAny
-	b := &start.Board
-	pr.Region = b.AllPoints()
-	pos := start.Copy()
+	b := &pr.Start.Board
+	pos := pr.StartPosition()
 	// Black's two opening stones, off the edge as in the papers' set, with
 	// White's pass between them.
 	for _, m := range []game.Point{inner(b, rng), game.Pass, inner(b, rng)} {
