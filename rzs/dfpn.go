@@ -38,7 +38,7 @@ import (
 func SolveDFPN(ctx context.Context, pr *game.Problem, opts Options) Result {
 	opts.defaults(pr)
 	s := &pnSolver{pr: pr, opts: opts, living: pr.Living(), all: pr.Start.AllPoints(), ctx: ctx,
-		tt: make(map[uint64]pnEntry), zones: newZoneArena(), rootMove: game.NoPoint}
+		tt: make(map[uint64]pnEntry), zones: newZoneArena(), rootMove: game.NoPoint, rules: newProofRules(pr, opts.NoRZ)}
 	if opts.Timeout > 0 {
 		s.deadline = time.Now().Add(opts.Timeout)
 	}
@@ -96,6 +96,7 @@ type pnSolver struct {
 	opts     Options
 	living   game.Color
 	all      game.PointSet
+	rules    proofRules
 	tt       map[uint64]pnEntry
 	zones    *zoneArena
 	nodes    int
@@ -118,7 +119,7 @@ type pnKid struct {
 	dep     bool
 	zone    int32
 	bias    uint32 // added to the number its parent picks by: pn at OR nodes, dn at AND nodes
-	applied bool   // its proof is counted in the node's must-play state
+	applied bool   // its proof has been applied to the node (nodeProof)
 }
 
 func (s *pnSolver) bytes() int64 { return int64(len(s.tt))*48 + s.zones.a.bytes() }
@@ -236,7 +237,8 @@ type pnNode struct {
 	or       bool
 	barred   bool
 	kids     []pnKid
-	and      andState // AND nodes: the must-play region and the refuted moves' zones
+	and      andState  // AND nodes: the must-play region and the refuted moves' zones
+	proof    nodeProof // the proof rule's state (its and is &and)
 }
 
 func (s *pnSolver) newPNNode(pos *game.Position, standing game.PointSet, path uint64, depth int) *pnNode {
@@ -278,6 +280,7 @@ func (s *pnSolver) newPNNode(pos *game.Position, standing game.PointSet, path ui
 		}
 	}
 	n.and = newAndState(points)
+	n.proof = nodeProof{or: n.or, pos: pos, open: len(n.kids), and: &n.and}
 	return n
 }
 
@@ -391,76 +394,71 @@ func (p *picker) add(i int, x uint32) {
 }
 
 func (n *pnNode) orNumbers() (pnEntry, int, uint32, uint32) {
-	s := n.s
 	if len(n.kids) == 0 {
 		return proven(Loss, 0, false), -1, 0, 0 // the living side has no move left
 	}
 	pick, other := newPicker(), weak{}
-	dep := false
 	for i := range n.kids {
 		k := &n.kids[i]
-		switch k.status {
-		case Win:
-			z := s.all
-			if !s.opts.NoRZ {
-				child := n.play(k.move)
-				z = DilateOR(n.pos, child, k.move, s.zones.get(k.zone))
+		if k.status != Unknown {
+			if e, ok := n.apply(k); ok {
+				return e, -1, 0, 0
 			}
-			return proven(Win, s.zones.add(z), k.dep), -1, 0, 0
-		case Loss:
-			dep = dep || k.dep // every refuted move is part of the loss
 			continue
 		}
 		other.add(k.dn)
 		pick.add(i, k.pn+k.bias)
 	}
-	if other.count == 0 {
-		return proven(Loss, 0, dep), -1, 0, 0
-	}
 	return pnEntry{pn: pick.first, dn: other.sum()}, pick.best, pick.second, other.count
 }
 
 func (n *pnNode) andNumbers() (pnEntry, int, uint32, uint32) {
-	s := n.s
-	for i := range n.kids {
-		k := &n.kids[i]
-		if k.status == Loss {
-			return proven(Loss, 0, k.dep), -1, 0, 0
-		}
-		if k.status == Win && !k.applied {
-			n.apply(k)
+	// A refuting move decides the node whatever the must-play region says;
+	// the refuted ones are applied after, in the kids' order.
+	for _, status := range [...]Status{Loss, Win} {
+		for i := range n.kids {
+			if k := &n.kids[i]; k.status == status {
+				if e, ok := n.apply(k); ok {
+					return e, -1, 0, 0
+				}
+			}
 		}
 	}
 	pick, other := newPicker(), weak{}
-	dep := false
 	for i := range n.kids {
 		k := &n.kids[i]
-		if k.status == Win {
-			dep = dep || k.dep // every refuted move (and null move) is part of the win
-			continue
-		}
-		if !n.and.has(k.move) {
+		if k.status == Win || !n.and.has(k.move) {
 			continue
 		}
 		other.add(k.pn)
 		pick.add(i, k.dn+k.bias)
 	}
-	if other.count == 0 {
-		z := s.all
-		if !s.opts.NoRZ {
-			z = DilateAND(n.pos, n.and.union, &s.pr.Region, s.living)
-		}
-		return proven(Win, s.zones.add(z), dep), -1, 0, 0
-	}
+	// Every unrefuted move of the must-play region is a kid that is not
+	// won (a won kid in it was applied above), so other.count > 0 here.
 	return pnEntry{pn: other.sum(), dn: pick.first}, pick.best, pick.second, other.count
 }
 
-// apply counts a refuted killer move in the must-play region.
-func (n *pnNode) apply(k *pnKid) {
+// apply applies a proven kid through the proof rule, once, and returns the
+// node's entry when that proves it.
+func (n *pnNode) apply(k *pnKid) (pnEntry, bool) {
+	if k.applied {
+		return pnEntry{}, false
+	}
 	k.applied = true
-	cz := n.s.zones.get(k.zone)
-	null := !n.s.opts.NoRZ && nullReply(n.pos, n.play(k.move), &cz)
-	n.and.refute(k.move, cz, null)
+	c := provenChild{move: k.move, status: k.status, dep: k.dep}
+	var cz game.PointSet
+	if k.status == Win {
+		cz = n.s.zones.get(k.zone)
+		c.zone, c.next = &cz, n.play(k.move)
+	}
+	st, z, dep := n.proof.apply(&n.s.rules, c)
+	switch st {
+	case Win:
+		return proven(Win, n.s.zones.add(z), dep), true
+	case Loss:
+		return proven(Loss, 0, dep), true
+	}
+	return pnEntry{}, false
 }
 
 func (n *pnNode) play(m game.Point) *game.Position {

@@ -15,13 +15,7 @@ import (
 // depth-first form never turns "not yet searched" into a loss.
 func SolveDFS(ctx context.Context, pr *game.Problem, opts Options) Result {
 	opts.defaults(pr)
-	d := &dfsSolver{pr: pr, opts: opts, living: pr.Living(), all: pr.Start.AllPoints(), ctx: ctx}
-	if !opts.NoTT {
-		d.tt = NewTT(0)
-	}
-	if opts.Timeout > 0 {
-		d.deadline = time.Now().Add(opts.Timeout)
-	}
+	d := newDFSSolver(ctx, pr, opts)
 	start := time.Now()
 	root := pr.StartPosition()
 	st, zone, first, err := d.search(root, pr.Crucial, 0)
@@ -44,6 +38,19 @@ func SolveDFS(ctx context.Context, pr *game.Problem, opts Options) Result {
 	return res
 }
 
+// newDFSSolver returns a depth-first solver of pr; opts has its defaults.
+func newDFSSolver(ctx context.Context, pr *game.Problem, opts Options) *dfsSolver {
+	d := &dfsSolver{pr: pr, opts: opts, living: pr.Living(), all: pr.Start.AllPoints(), ctx: ctx,
+		rules: newProofRules(pr, opts.NoRZ)}
+	if !opts.NoTT {
+		d.tt = NewTT(0)
+	}
+	if opts.Timeout > 0 {
+		d.deadline = time.Now().Add(opts.Timeout)
+	}
+	return d
+}
+
 type dfsSolver struct {
 	// dep is set by every search: whether its result rests on the path's
 	// superko history (a move barred by positional superko alone, here or
@@ -54,6 +61,7 @@ type dfsSolver struct {
 	opts     Options
 	living   game.Color
 	all      game.PointSet
+	rules    proofRules
 	tt       *TT
 	nodes    int
 	ctx      context.Context
@@ -157,35 +165,28 @@ func (d *dfsSolver) child(pos *game.Position, standing *game.PointSet, m game.Po
 // orNode: the living side needs one winning move. dep says whether the
 // result rests on a child result that depends on the history.
 func (d *dfsSolver) orNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, bool, error) {
-	unknown, dep := false, false
+	if len(moves) == 0 {
+		return Loss, game.PointSet{}, game.NoPoint, false, nil // the living side has no move left
+	}
+	p := nodeProof{or: true, pos: pos, open: len(moves)}
 	for _, m := range moves {
-		next, nextStanding := d.child(pos, &standing, m)
-		st, z, _, err := d.search(next, nextStanding, depth+1)
+		st, z, next, err := d.try(pos, &standing, m, depth)
 		if err != nil {
 			return Unknown, game.PointSet{}, game.NoPoint, false, err
 		}
-		switch st {
-		case Win:
-			if d.opts.NoRZ {
-				return Win, d.all, m, d.dep, nil
-			}
-			return Win, DilateOR(pos, next, m, z), m, d.dep, nil
-		case Unknown:
-			unknown = true
-		default:
-			dep = dep || d.dep // every refuted move is part of a loss
+		if st == Unknown {
+			continue
+		}
+		if st, z, dep := p.apply(&d.rules, provenChild{move: m, status: st, zone: &z, dep: d.dep, next: next}); st != Unknown {
+			return st, z, decided(st, Win, m), dep, nil
 		}
 	}
-	if unknown {
-		return Unknown, game.PointSet{}, game.NoPoint, false, nil
-	}
-	return Loss, game.PointSet{}, game.NoPoint, dep, nil
+	return Unknown, game.PointSet{}, game.NoPoint, false, nil
 }
 
-// andNode: the killer's must-play region shrinks with every refuted null
-// move; the node is won when no unrefuted move is left in it.
+// andNode: the killer's must-play region shrinks with every refuted move;
+// the node is won when no unrefuted move is left in it.
 func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []game.Point, depth int) (Status, game.PointSet, game.Point, bool, error) {
-	dep := false
 	var points game.PointSet
 	for _, m := range moves {
 		if m != game.Pass {
@@ -193,33 +194,39 @@ func (d *dfsSolver) andNode(pos *game.Position, standing game.PointSet, moves []
 		}
 	}
 	ns := newAndState(points)
-	var unknown []game.Point
+	p := nodeProof{pos: pos, and: &ns}
 	for _, m := range moves {
 		if !ns.has(m) {
 			continue
 		}
-		next, nextStanding := d.child(pos, &standing, m)
-		st, z, _, err := d.search(next, nextStanding, depth+1)
+		st, z, next, err := d.try(pos, &standing, m, depth)
 		if err != nil {
 			return Unknown, game.PointSet{}, game.NoPoint, false, err
 		}
-		switch st {
-		case Loss:
-			return Loss, game.PointSet{}, m, d.dep, nil
-		case Unknown:
-			unknown = append(unknown, m)
-			continue
+		if st == Unknown {
+			continue // stays in the must-play region unless a null move prunes it
 		}
-		dep = dep || d.dep // every refuted defence is part of the win
-		ns.refute(m, z, !d.opts.NoRZ && nullReply(pos, next, &z))
-	}
-	for _, m := range unknown {
-		if ns.has(m) {
-			return Unknown, game.PointSet{}, game.NoPoint, false, nil
+		if st, z, dep := p.apply(&d.rules, provenChild{move: m, status: st, zone: &z, dep: d.dep, next: next}); st != Unknown {
+			return st, z, decided(st, Loss, m), dep, nil
 		}
 	}
-	if d.opts.NoRZ {
-		return Win, d.all, game.NoPoint, dep, nil
+	return Unknown, game.PointSet{}, game.NoPoint, false, nil
+}
+
+// try searches the child of pos by m and returns its status, zone and
+// position (d.dep is the child's dependence on the history).
+func (d *dfsSolver) try(pos *game.Position, standing *game.PointSet, m game.Point, depth int) (Status, game.PointSet, *game.Position, error) {
+	next, nextStanding := d.child(pos, standing, m)
+	st, z, _, err := d.search(next, nextStanding, depth+1)
+	return st, z, next, err
+}
+
+// decided is the move that decides a node proven st: m when st is the
+// status its mover wants (a win at an OR node, a loss at an AND node),
+// NoPoint otherwise.
+func decided(st, want Status, m game.Point) game.Point {
+	if st == want {
+		return m
 	}
-	return Win, DilateAND(pos, ns.union, &d.pr.Region, d.living), game.NoPoint, dep, nil
+	return game.NoPoint
 }

@@ -4,10 +4,12 @@
 // nodes the defender's moves outside the zone of a refuted ("null") move need
 // no search. It holds the zone dilation of the paper's appendix (DL-1, the
 // OR-node capture rule, CR-1's suicide rule, CR-2's border rule), the
-// AND/OR proof-number bookkeeping on top of package mcts (MCTS-Solver), the
-// depth-first AchieveGoal, a transposition table of proven positions, the
-// evaluators that guide the search, an exhaustive reference solver used by
-// the soundness tests, and solution trees written as SGF.
+// AND/OR proof rule (nodeProof.apply, in proof.go: the one rule applying a
+// proven child, which every form uses), the MCTS form's bookkeeping on top
+// of package mcts (MCTS-Solver), the depth-first AchieveGoal and df-pn, a
+// transposition table of proven positions, the evaluators that guide the
+// search, an exhaustive reference solver used by the soundness tests, and
+// solution trees written as SGF.
 //
 // Soundness choices where the paper is silent are commented where they are
 // made; the main ones: a defender move counts as a null move only if neither

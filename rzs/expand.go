@@ -182,76 +182,52 @@ func (s *mcSolver) propagate(path []pathStep) {
 	}
 }
 
-// update applies a newly proven child to its parent and returns the
-// parent's new status.
+// update applies a newly proven child to its parent through the proof
+// rule (nodeProof.apply) and returns the parent's new status. The parent's
+// state lives in the tree: an OR node's refuted moves are its lost visited
+// children (flagKidDep holds whether one rests on the history), an AND
+// node's must-play state is in the andState arena from its first refuted
+// move on.
 func (s *mcSolver) update(parent, child *pathStep) Status {
 	cn := s.tree.node(child.id)
-	cst := cn.status
-	pn := s.tree.node(parent.id)
-	// Every child proof applied here becomes part of the parent's proof
-	// (the winning or refuting child, each refuted defence and the null
-	// moves whose zones prune their siblings), and with it any dependence
-	// on the path's history.
-	if cn.flags&flagHistoryDep != 0 {
-		pn.flags |= flagHistoryDep
+	c := provenChild{move: cn.move, status: cn.status, dep: cn.flags&flagHistoryDep != 0, next: child.pos}
+	var cz game.PointSet
+	if c.status == Win {
+		cz = s.zoneOf(child.id)
+		c.zone = &cz
 	}
-	move := cn.move
-	if s.isOR(parent.id) {
-		if cst == Win {
-			if s.opts.NoRZ {
-				pn.zone = s.allZone
-			} else {
-				pn.zone = s.zones.add(DilateOR(parent.pos, child.pos, move, s.zoneOf(child.id)))
-			}
-			return Win
-		}
-		c, _ := s.tree.kidsOf(parent.id)
-		losses := 0
+	p := nodeProof{or: s.isOR(parent.id), pos: parent.pos}
+	pn := s.tree.node(parent.id)
+	if p.or {
+		p.dep = pn.flags&flagKidDep != 0
+		n, _ := s.tree.kidsOf(parent.id)
+		p.open = n.n + 1 // the child is lost already: counted below
 		s.tree.visited(parent.id, func(r int32) {
 			if s.status(r) == Loss {
-				losses++
+				p.open--
 			}
 		})
-		if losses < c.n {
-			return Unknown
+	} else if c.status == Win {
+		if pn.aux == 0 {
+			a := s.and.alloc()
+			*s.and.at(a) = newAndState(s.tree.childMoves(parent.id))
+			pn = s.tree.node(parent.id)
+			pn.aux = a
 		}
-		return Loss
+		p.and = s.and.at(pn.aux)
 	}
-	if cst == Loss {
-		return Loss
+	st, z, dep := p.apply(&s.rules, c)
+	if p.dep {
+		pn.flags |= flagKidDep
 	}
-	if pn.aux == 0 {
-		a := s.and.alloc()
-		*s.and.at(a) = newAndState(s.tree.childMoves(parent.id))
-		s.tree.node(parent.id).aux = a
-	}
-	ns := s.and.at(s.tree.node(parent.id).aux)
-	cz := s.zoneOf(child.id)
-	ns.refute(move, cz, !s.opts.NoRZ && nullReply(parent.pos, child.pos, &cz))
-	// Every child in the must-play region must be won: an unvisited child
-	// is unproven.
-	open := false
-	c, _ := s.tree.kidsOf(parent.id)
-	moves := s.tree.moves(&c, s.tree.scratch[:0])
-	s.tree.scratch = moves
-	r := s.tree.node(parent.id).firstRec
-	for i, m := range moves {
-		rec := int32(0)
-		if r != 0 && int(s.tree.node(r).childIdx) == i {
-			rec, r = r, s.tree.node(r).nextSib
-		}
-		if inMustPlay(ns, m) && (rec == 0 || s.status(rec) != Win) {
-			open = true
-			break
-		}
-	}
-	if open {
+	if st == Unknown {
 		return Unknown
 	}
-	z := s.all
-	if !s.opts.NoRZ {
-		z = DilateAND(parent.pos, ns.union, &s.pr.Region, s.living)
+	if dep {
+		pn.flags |= flagHistoryDep
 	}
-	s.tree.node(parent.id).zone = s.newZone(z)
-	return Win
+	if st == Win {
+		pn.zone = s.newZone(z)
+	}
+	return st
 }

@@ -159,7 +159,7 @@ func (s *mcSolver) pruneUnpromising(maxVisits int32) {
 				s.and.release(n.aux)
 				n.aux = 0
 			}
-			n.flags &^= flagExpanded
+			n.flags &^= flagExpanded | flagKidDep // its children's proofs are forgotten
 			continue
 		}
 		s.tree.visited(id, func(c int32) { stack = append(stack, c) })

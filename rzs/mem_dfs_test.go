@@ -81,7 +81,7 @@ func TestDFSHistoryDependentProofs(t *testing.T) {
 			found++
 			opts := Options{Budget: 1_000_000}
 			opts.defaults(pr)
-			d := &dfsSolver{pr: pr, opts: opts, living: pr.Living(), all: pr.Start.AllPoints(), ctx: context.Background(), tt: NewTT(0)}
+			d := newDFSSolver(context.Background(), pr, opts)
 			if _, _, _, err := d.search(pos, standing, 0); err != nil {
 				t.Fatal(err)
 			}

@@ -86,18 +86,6 @@ func Solve(ctx context.Context, pr *game.Problem, opts Options) Result {
 	return s.run(ctx)
 }
 
-// andState is the proof bookkeeping of an AND node (the killer to move)
-// once one of its children is proven: until then every child is in the
-// must-play region and the union of proven zones is empty, so most AND
-// nodes never need one.
-type andState struct {
-	// mustPlay is the AND node's must-play region M (points; mustPass says
-	// whether the pass is still in M).
-	mustPlay game.PointSet
-	mustPass bool
-	union    game.PointSet // union of the proven children's zones
-}
-
 type mcSolver struct {
 	pr     *game.Problem
 	opts   Options
@@ -109,6 +97,7 @@ type mcSolver struct {
 	// node record; only with a table).
 	tableTime *arena[uint64]
 	tt        *TT
+	rules     proofRules
 	nodes     int
 	all       game.PointSet
 	allZone   int32 // zone reference of all (--no-rz wins)
@@ -128,6 +117,7 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 		zones: newZoneArena(),
 		and:   newArena[andState](),
 		all:   start.AllPoints(),
+		rules: newProofRules(pr, opts.NoRZ),
 	}
 	s.allZone = s.zones.add(s.all)
 	if opts.Table != nil {
@@ -341,39 +331,6 @@ func (k skipper) skip(m game.Point, rec int32) bool {
 		return rec != 0 && k.s.status(rec) == Loss
 	}
 	return (rec != 0 && k.s.status(rec) == Win) || !inMustPlay(k.ns, m)
-}
-
-// inMustPlay reports whether m is in an AND node's must-play region; a node
-// without a state (no child proven yet) has all its moves in it.
-func inMustPlay(ns *andState, m game.Point) bool { return ns == nil || ns.has(m) }
-
-// newAndState returns the state of an AND node before any proof: every
-// move (the points of moves, and the pass) is in the must-play region.
-func newAndState(moves game.PointSet) andState { return andState{mustPlay: moves, mustPass: true} }
-
-// has reports whether m is in the must-play region.
-func (a *andState) has(m game.Point) bool {
-	if m == game.Pass {
-		return a.mustPass
-	}
-	return a.mustPlay.Has(m)
-}
-
-// refute counts a refuted killer move with its zone (paper 001, Algorithm
-// 1): a null move shrinks the must-play region to the zone, another move
-// leaves it. The zone joins the union the node's own zone is dilated
-// from. Every form of the search applies its proofs through this rule.
-func (a *andState) refute(move game.Point, zone game.PointSet, null bool) {
-	switch {
-	case null:
-		a.mustPlay = a.mustPlay.Intersect(zone)
-		a.mustPass = false
-	case move == game.Pass:
-		a.mustPass = false
-	default:
-		a.mustPlay.Remove(move)
-	}
-	a.union = a.union.Union(zone)
 }
 
 // isOR reports whether the living side moves at node id.
