@@ -449,7 +449,10 @@ func (n *pnNode) apply(k *pnKid) (pnEntry, bool) {
 	var cz game.PointSet
 	if k.status == Win {
 		cz = n.s.zones.get(k.zone)
-		c.zone, c.next = &cz, n.play(k.move)
+		c.zone = &cz
+		if !n.s.rules.noRZ {
+			c.next = n.play(k.move) // read by the zone rules only
+		}
 	}
 	st, z, dep := n.proof.apply(&n.s.rules, c)
 	switch st {

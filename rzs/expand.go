@@ -198,7 +198,7 @@ func (s *mcSolver) update(parent, child *pathStep) Status {
 	}
 	p := nodeProof{or: s.isOR(parent.id), pos: parent.pos}
 	pn := s.tree.node(parent.id)
-	if p.or {
+	if p.or && c.status == Loss {
 		p.dep = pn.flags&flagKidDep != 0
 		n, _ := s.tree.kidsOf(parent.id)
 		p.open = n.n + 1 // the child is lost already: counted below
