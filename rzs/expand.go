@@ -185,9 +185,9 @@ func (s *mcSolver) propagate(path []pathStep) {
 // update applies a newly proven child to its parent through the proof
 // rule (nodeProof.apply) and returns the parent's new status. The parent's
 // state lives in the tree: an OR node's refuted moves are its lost visited
-// children (flagKidDep holds whether one rests on the history), an AND
-// node's must-play state is in the andState arena from its first refuted
-// move on.
+// children, an AND node's must-play state is in the andState arena from its
+// first refuted move on, and flagKidDep says whether a refuted move so far
+// rests on the history.
 func (s *mcSolver) update(parent, child *pathStep) Status {
 	cn := s.tree.node(child.id)
 	c := provenChild{move: cn.move, status: cn.status, dep: cn.flags&flagHistoryDep != 0, next: child.pos}
@@ -196,10 +196,9 @@ func (s *mcSolver) update(parent, child *pathStep) Status {
 		cz = s.zoneOf(child.id)
 		c.zone = &cz
 	}
-	p := nodeProof{or: s.isOR(parent.id), pos: parent.pos}
 	pn := s.tree.node(parent.id)
+	p := nodeProof{or: s.isOR(parent.id), pos: parent.pos, dep: pn.flags&flagKidDep != 0}
 	if p.or && c.status == Loss {
-		p.dep = pn.flags&flagKidDep != 0
 		n, _ := s.tree.kidsOf(parent.id)
 		p.open = n.n + 1 // the child is lost already: counted below
 		s.tree.visited(parent.id, func(r int32) {

@@ -58,7 +58,7 @@ const (
 	flagHistoryDep             // proof may rest on the path's superko history
 	flagPending                // a worker of the parallel solver is expanding it
 	flagVirtual                // it has virtual losses (memTree.virtual)
-	flagKidDep                 // an unproven OR node's lost child rests on the history (see update)
+	flagKidDep                 // an unproven node's refuted move rests on the history (see update)
 )
 
 // rootNode is the root's record index.

@@ -62,8 +62,8 @@ type nodeProof struct {
 	// open counts an OR node's moves not yet refuted, the child being
 	// applied included.
 	open int
-	// dep says whether an OR node's refuted moves so far rest on the
-	// history (an AND node keeps this in and.dep).
+	// dep says whether the node's refuted moves so far (the lost children
+	// of an OR node, the won ones of an AND node) rest on the history.
 	dep bool
 	and *andState // an AND node's state; read only for a won child
 }
@@ -94,15 +94,15 @@ func (p *nodeProof) apply(r *proofRules, c provenChild) (Status, game.PointSet, 
 	if !a.has(c.move) {
 		return Unknown, game.PointSet{}, false // pruned already (see the file comment)
 	}
-	a.dep = a.dep || c.dep // every refuted defence, null moves included, is part of the win
+	p.dep = p.dep || c.dep // every refuted defence, null moves included, is part of the win
 	a.refute(c.move, *c.zone, !r.noRZ && nullReply(p.pos, c.next, c.zone))
 	if !a.mustPlay.Empty() || a.mustPass {
 		return Unknown, game.PointSet{}, false
 	}
 	if r.noRZ {
-		return Win, r.all, a.dep
+		return Win, r.all, p.dep
 	}
-	return Win, DilateAND(p.pos, a.union, r.region, r.living), a.dep
+	return Win, DilateAND(p.pos, a.union, r.region, r.living), p.dep
 }
 
 // andState is the proof bookkeeping of an AND node (the killer to move)
@@ -115,7 +115,6 @@ type andState struct {
 	// won when it is empty.
 	mustPlay game.PointSet
 	mustPass bool
-	dep      bool          // a refuted move's proof rests on the history
 	union    game.PointSet // union of the refuted moves' zones
 }
 
