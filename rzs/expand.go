@@ -4,22 +4,18 @@ import (
 	"lifezero/game"
 )
 
-// expand judges the last node of path, proves it when the goal is decided
-// or the transposition table knows it, and otherwise creates its children
-// with the evaluator's priors. It then propagates proofs and backs up the
-// value.
-func (s *mcSolver) expand(path []pathStep) {
-	s.work.reset()
-	s.expandWith(path, &s.work)
-}
-
-// leafWork is the part of a leaf's expansion that reads only its position:
-// the judgement, the legal moves and the evaluator's priors and value. The
-// parallel solver computes it outside its lock; the sequential one lets
-// expandWith compute what it needs when it needs it.
+// leafWork is the part of a leaf's expansion that reads only its position
+// and the transposition table: the judgement, the table's answer, the legal
+// moves and the evaluator's priors and value. The parallel solver computes
+// it outside its lock, the sequential one for a batch of leaves at once (see
+// EvaluateBatch); expandWith and settle compute what is not there yet.
 type leafWork struct {
 	judged bool
 	j      game.Judgement
+	looked bool // the transposition table was asked: ttOK, ttStatus, ttZone
+	ttOK   bool
+	ttSt   Status
+	ttZone int32
 	moved  bool // moves, barred, priors and value are set
 	moves  []game.Point
 	barred int
@@ -42,19 +38,39 @@ func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.Po
 // never needs to, since a pass lets the killer end the game by passing
 // too.
 func (w *leafWork) generate(pr *game.Problem, eval Evaluator, pos *game.Position, standing *game.PointSet) {
+	w.legal(pr, pos, standing)
+	if len(w.moves) > 0 {
+		w.priors, w.value = eval.Evaluate(pos, &w.view, w.moves)
+	}
+	w.moved = true
+}
+
+// legal fills in the moves and the evaluator's view, for generate or a
+// batch evaluation.
+func (w *leafWork) legal(pr *game.Problem, pos *game.Position, standing *game.PointSet) {
 	w.moves, w.barred = pos.LegalMovesSuperko(w.moves[:0], &pr.Region)
 	if pos.ToMove() != pr.Living() {
 		w.moves = append(w.moves, game.Pass)
 	}
 	if len(w.moves) > 0 {
 		pr.StandingView(&w.view, standing)
-		w.priors, w.value = eval.Evaluate(pos, &w.view, w.moves)
 	}
-	w.moved = true
 }
 
-// expandWith is expand with what w already holds.
+// expandWith settles the last node of path with what w already holds and
+// backs its value up.
 func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
+	v, _ := s.settle(path, w)
+	s.tree.backup(path[len(path)-1].id, v, s.living)
+}
+
+// settle judges the last node of path, proves it when the goal is decided
+// or the transposition table knows it, and otherwise creates its children
+// with the evaluator's priors (the pattern table may prove it then). It
+// stores a proof in the tables and propagates it, and returns the value to
+// back up (the exact one of a proven node) and whether the node is proven.
+// It counts the node.
+func (s *mcSolver) settle(path []pathStep, w *leafWork) (value float64, proven bool) {
 	leaf := &path[len(path)-1]
 	id, pos := leaf.id, leaf.pos
 	standing := &leaf.standing
@@ -70,8 +86,12 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 	case j.Outcome == game.LivingFails:
 		s.prove(id, Loss, 0)
 	default:
-		if st, z, ok := s.tt.lookup(key); ok {
-			s.prove(id, st, z)
+		if !w.looked {
+			w.ttSt, w.ttZone, w.ttOK = s.tt.lookup(key)
+			w.looked = true
+		}
+		if w.ttOK {
+			s.prove(id, w.ttSt, w.ttZone)
 		}
 	}
 	if s.status(id) == Unknown {
@@ -80,8 +100,7 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 			s.lookupTable(id, pos, standing)
 		}
 		if s.status(id) == Unknown {
-			s.tree.backup(id, float64(value), s.living)
-			return
+			return float64(value), false
 		}
 	} else if !s.historyDep(id) {
 		s.tt.store(key, s.status(id), s.tree.node(id).zone)
@@ -90,7 +109,7 @@ func (s *mcSolver) expandWith(path []pathStep, w *leafWork) {
 		}
 	}
 	s.propagate(path)
-	s.backupProven(id)
+	return s.provenValue(id), true
 }
 
 // createChildren expands an undecided node and returns the evaluator's value.
@@ -150,11 +169,15 @@ func (s *mcSolver) zoneOf(id int32) game.PointSet {
 
 // backupProven backs up the exact value of a proven node.
 func (s *mcSolver) backupProven(id int32) {
-	v := 0.0
+	s.tree.backup(id, s.provenValue(id), s.living)
+}
+
+// provenValue is the value of a proven node for the living side.
+func (s *mcSolver) provenValue(id int32) float64 {
 	if s.status(id) == Win {
-		v = 1
+		return 1
 	}
-	s.tree.backup(id, v, s.living)
+	return 0
 }
 
 // propagate carries a proof from the end of path towards the root for as

@@ -55,7 +55,7 @@ func (s *mcSolver) memoryBytes() int64 {
 	if s.tableTime != nil {
 		b += s.tableTime.bytes()
 	}
-	b += int64(len(s.frames)) * int64(unsafe.Sizeof(game.Position{}))
+	b += s.searchBytes()
 	return b
 }
 
@@ -69,7 +69,7 @@ func (s *mcSolver) liveBytes() int64 {
 	if s.tableTime != nil {
 		b += int64(s.tableTime.live()) * 8
 	}
-	b += int64(len(s.frames)) * int64(unsafe.Sizeof(game.Position{}))
+	b += s.searchBytes()
 	return b
 }
 
@@ -160,6 +160,7 @@ func (s *mcSolver) pruneUnpromising(maxVisits int32) {
 				n.aux = 0
 			}
 			n.flags &^= flagExpanded | flagKidDep // its children's proofs are forgotten
+			s.forget(id)
 			continue
 		}
 		s.tree.visited(id, func(c int32) { stack = append(stack, c) })
@@ -185,6 +186,7 @@ func (s *mcSolver) freeBelow(id int32) {
 			*s.tableTime.at(c) = 0
 		}
 		t.nodes.release(c)
+		s.forget(c)
 	}
 }
 

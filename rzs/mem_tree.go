@@ -34,6 +34,9 @@ type memTree struct {
 	// steer the other workers to other lines until the backup. They live
 	// beside the records, since only a few paths are in flight at once.
 	virtual map[int32]int32
+	// selected is the record SelectChild chose last: the search plays its
+	// move next, and the solver's path records it (see playPath).
+	selected int32
 }
 
 // memNode is a visited node. Index 0 of the arena is unused; the root is 1.
@@ -242,9 +245,10 @@ func (n *memNode) q(fpu float64) float64 {
 
 // selectChild returns the index, move and record (0 if unvisited) of the
 // child of id with the highest PUCT score, as mcts.Tree.Select computes it,
-// passing over the children that skip.skip names. ok is false when every
-// child is skipped.
-func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point, rec int32, ok bool) {
+// passing over the children for which skip (if not nil) is true: it gets
+// the child's move and record, 0 for an unvisited child. ok is false when
+// every child is skipped.
+func (t *memTree) selectChild(id int32, skip func(m game.Point, rec int32) bool) (idx int, move game.Point, rec int32, ok bool) {
 	parent := t.node(id)
 	c, has := t.kidsOf(id)
 	if !has {
@@ -265,7 +269,7 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 			rn = t.node(r)
 			r = rn.nextSib
 		}
-		if skip.skip(m, cur) {
+		if skip != nil && skip(m, cur) {
 			continue
 		}
 		var score float64
@@ -382,10 +386,15 @@ func (t *memTree) visit(id int32) {
 // unvisit takes back the virtual losses of a finished descent.
 func (t *memTree) unvisit(path []pathStep) {
 	for _, st := range path {
-		if t.virtual[st.id]--; t.virtual[st.id] == 0 {
-			delete(t.virtual, st.id)
-			t.node(st.id).flags &^= flagVirtual
-		}
+		t.unvisitOne(st.id)
+	}
+}
+
+// unvisitOne takes back one virtual loss of a record.
+func (t *memTree) unvisitOne(id int32) {
+	if t.virtual[id]--; t.virtual[id] == 0 {
+		delete(t.virtual, id)
+		t.node(id).flags &^= flagVirtual
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lifezero/game"
+	"lifezero/mcts"
 )
 
 // Options configure a solve.
@@ -38,6 +39,10 @@ type Options struct {
 	// (0 or 1: the sequential search). See runThreads. The Evaluator is
 	// then called from several goroutines at once and must allow it.
 	Threads int
+	// Batch is how many leaves the sequential MCTS form evaluates at once
+	// (0 or 1: one), under virtual loss: a BatchEvaluator gets them in one
+	// call.
+	Batch int
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -103,10 +108,17 @@ type mcSolver struct {
 	allZone   int32 // zone reference of all (--no-rz wins)
 	// tableHits counts nodes proven by the pattern table.
 	tableHits int
-	frames    []game.Position // one per depth, reused (see simulate)
-	path      []pathStep
-	work      leafWork // the sequential search's leaf (see expand)
 	mem       memBound
+	// The sequential form's search (see runSearch): the leaves queued in
+	// the current step, one path per leaf in flight, and the batch
+	// evaluation's requests with their leaves' work.
+	search  *mcts.Search[*leafPath]
+	batch   []*mcts.Leaf[*leafPath]
+	paths   []*leafPath
+	reqs    []EvalRequest
+	reqWork []*leafWork
+	skipK   skipper // the skipper of record skipFor (see skipChild)
+	skipFor int32
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
@@ -127,7 +139,6 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 		s.tt = NewTT(0)
 		s.tt.zones, s.tt.shared = s.zones, true
 	}
-	s.frames = make([]game.Position, opts.MaxDepth+2)
 	s.mem.init(opts.MaxMemory)
 	return s
 }
@@ -146,25 +157,12 @@ func (s *mcSolver) run(ctx context.Context) Result {
 	if s.opts.Timeout > 0 {
 		deadline = startTime.Add(s.opts.Timeout)
 	}
-	aborted := false
-	reason := ""
+	var aborted bool
+	var reason string
 	if s.opts.Threads > 1 {
 		aborted, reason = s.runThreads(ctx, deadline)
-	}
-	for s.opts.Threads <= 1 && s.status(rootNode) == Unknown && s.nodes < s.opts.Budget {
-		if s.nodes%256 == 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
-			aborted = true
-			break
-		}
-		if s.mem.due(s.nodes) {
-			if r := s.checkMemory(); r != "" {
-				aborted, reason = true, r
-				break
-			}
-		}
-		if !s.simulate() {
-			break // nothing left to search (only over-deep lines remain)
-		}
+	} else {
+		aborted, reason = s.runSearch(ctx, deadline)
 	}
 	res := Result{Status: s.status(rootNode), Nodes: s.nodes, Seconds: time.Since(startTime).Seconds(),
 		TTHits: s.tt.hitCount(), TableHits: s.tableHits, Aborted: aborted, Reason: reason, FirstMove: game.NoPoint,
@@ -225,20 +223,6 @@ func (s *mcSolver) firstMove() game.Point {
 	return first
 }
 
-// simulate runs one descent, expansion and backup. It reports false when
-// the root has no selectable child left.
-func (s *mcSolver) simulate() bool {
-	path, end := s.descend(s.frames, s.path[:0], s.pr.Start)
-	defer func() { s.path = path[:0] }()
-	switch end {
-	case descentStuck:
-		return false
-	case descentLeaf:
-		s.expand(path)
-	}
-	return true
-}
-
 // descent is how a walk down the tree ended.
 type descent uint8
 
@@ -249,7 +233,8 @@ const (
 	descentBusy                 // (virtual) the leaf is being expanded by another worker
 )
 
-// descend walks from the root to a leaf by PUCT. Positions live in frames,
+// descend walks from the root to a leaf by PUCT for the parallel form (the
+// sequential one descends with mcts.Search, see runSearch). Positions live in frames,
 // reused by every walk: a frame is a plain copy of its parent's, so it
 // shares the superko history's spare capacity and each move appends its
 // hash in place, like a stack; frames[0] is a copy of start with room
@@ -277,7 +262,7 @@ func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.
 			s.backupProven(cur.id)
 			return path, descentDone
 		}
-		idx, move, _, ok := s.tree.selectChild(cur.id, s.skipper(cur.id))
+		idx, move, _, ok := s.tree.selectChild(cur.id, s.skipper(cur.id).skip)
 		if !ok {
 			if len(path) == 1 {
 				return path, descentStuck

@@ -20,8 +20,9 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [13]int
-	var took [13]time.Duration
+	var wins, spent [14]int
+	var took [14]time.Duration
+	batched := &batchRecorder{Evaluator: LDB()}
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -50,6 +51,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-ldb-2threads", Solve, Options{Budget: 200000, Evaluator: LDB(), Threads: 2}},
 			{"mcts-learned-noise", Solve, Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: noiseRanker{}, Weight: 3}}},
 			{"mcts-mixed", Solve, Options{Budget: 200000, Evaluator: Mixed{Base: LDB(), Other: Heuristic{}, Priors: true, Value: true}}},
+			{"mcts-ldb-batch8", Solve, Options{Budget: 200000, Evaluator: batched, Batch: 8}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)
@@ -74,6 +76,9 @@ func TestAgreesWithReference(t *testing.T) {
 	}
 	if unknown > compared/10 {
 		t.Errorf("%d unproven results over %d positions: budgets too small to test anything", unknown, compared)
+	}
+	if batched.most < 2 {
+		t.Errorf("the batch form's evaluator got at most %d leaves at once, want more than one", batched.most)
 	}
 	t.Logf("%d positions agree with the reference (%d unproven runs, %d over the reference's budget); wins %v, nodes %v, time %v",
 		compared, unknown, skipped, wins, spent, took)
