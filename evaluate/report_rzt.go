@@ -53,6 +53,9 @@ func RZTProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit f
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("evaluate: rzt: %w", err)
 	}
+	if err := cfg.checkNet(); err != nil {
+		return fmt.Errorf("evaluate: rzt: %w", err)
+	}
 	cfg = cfg.withDefaults()
 	defer setSolverGC()()
 	for _, t := range tasks {

@@ -149,6 +149,15 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	return c
 }
 
+// checkNet catches net_with without a network: Validate cannot, as the
+// network is loaded after the options are read.
+func (c SolveConfig) checkNet() error {
+	if c.NetWith != "" && c.Net == nil {
+		return &SolveConfigError{"net_with", "names what goes with a network, and no network was given"}
+	}
+	return nil
+}
+
 // What a network gives when it orders the search with a built-in
 // evaluator (SolveConfig.NetMix).
 const (
@@ -214,6 +223,8 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s, %s or %s", c.Algo, AlgoMCTS, AlgoDFS, AlgoDFPN)}
 	case c.NetWith != "" && builtinEvaluator(c.NetWith) == nil:
 		return &SolveConfigError{"net_with", fmt.Sprintf("%q: want one of %s", c.NetWith, strings.Join(EvaluatorNames(), ", "))}
+	case c.NetMix != NetBoth && c.NetWith == "":
+		return &SolveConfigError{"net_mix", fmt.Sprintf("%q: goes with net_with (what the network is mixed with)", c.NetMix)}
 	case c.NetMix != NetBoth && c.NetMix != NetPriors && c.NetMix != NetValue:
 		return &SolveConfigError{"net_mix", fmt.Sprintf("%q: want %s, %s or %s", c.NetMix, NetBoth, NetPriors, NetValue)}
 	case c.Net == nil && builtinEvaluator(c.Evaluator) == nil:
@@ -336,8 +347,8 @@ func SolveProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("evaluate: solve: %w", err)
 	}
-	if cfg.NetWith != "" && cfg.Net == nil {
-		return fmt.Errorf("evaluate: solve: %w", &SolveConfigError{"net_with", "names what goes with a network, and no network was given"})
+	if err := cfg.checkNet(); err != nil {
+		return fmt.Errorf("evaluate: solve: %w", err)
 	}
 	cfg = cfg.withDefaults()
 	defer setSolverGC()()

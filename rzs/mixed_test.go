@@ -39,6 +39,21 @@ func TestMixed(t *testing.T) {
 				sum += float64(bp[i]) * float64(op[i])
 			}
 		}
+		// Properties, apart from the formula: the board moves keep the
+		// base's mass and the pass its prior.
+		var gotMass float64
+		for i, m := range moves {
+			if m == game.Pass {
+				if got[i] != bp[i] {
+					t.Errorf("%s: pass prior %v, want the base's %v", c.name, got[i], bp[i])
+				}
+				continue
+			}
+			gotMass += float64(got[i])
+		}
+		if math.Abs(gotMass-mass) > 1e-4 {
+			t.Errorf("%s: board moves' mass %v, want the base's %v", c.name, gotMass, mass)
+		}
 		for i, m := range moves {
 			want := float64(bp[i])
 			if c.priors && m != game.Pass {

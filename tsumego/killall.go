@@ -26,6 +26,7 @@ type KillAllConfig struct {
 	Proof ProofConfig
 }
 
+// defaults fills in the zero fields.
 func (c *KillAllConfig) defaults() {
 	if c.Size <= 0 {
 		c.Size = 7
@@ -57,7 +58,7 @@ func KillAllSamples(ctx context.Context, cfg KillAllConfig, progress func(done i
 	cfg.defaults()
 	problems := make([]*game.Problem, cfg.Positions)
 	for i := range problems {
-		pr, err := randomKillAll(cfg, uint64(i))
+		pr, err := randomKillAll(ctx, cfg, uint64(i))
 		if err != nil {
 			return nil, ProofStats{}, err
 		}
@@ -74,19 +75,28 @@ func KillAllSamples(ctx context.Context, cfg KillAllConfig, progress func(done i
 	})
 }
 
-// randomKillAll draws the i-th random position of cfg.
-func randomKillAll(cfg KillAllConfig, i uint64) (*game.Problem, error) {
+// randomKillAll draws the i-th random position of cfg. A draw decided
+// before its last move is drawn again, at most maxDraws times: a config
+// whose games are nearly always decided early is an error, not a hang.
+func randomKillAll(ctx context.Context, cfg KillAllConfig, i uint64) (*game.Problem, error) {
+	const maxDraws = 1000
 	rng := rand.New(rand.NewPCG(cfg.Seed, i))
-	for {
+	for range maxDraws {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		pr, ok, err := drawKillAll(cfg, rng)
-		if err != nil || ok {
-			if pr != nil {
-				pr.ID = fmt.Sprintf("%s/%d", KillAllName, i)
-				pr.Source = pr.ID
-			}
-			return pr, err
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			pr.ID = fmt.Sprintf("%s/%d", KillAllName, i)
+			pr.Source = pr.ID
+			return pr, nil
 		}
 	}
+	return nil, fmt.Errorf("tsumego: kill-all position %d: every one of %d draws of %d-%d moves on %dx%d was decided before its last move",
+		i, maxDraws, cfg.MinMoves, cfg.MaxMoves, cfg.Size, cfg.Size)
 }
 
 // drawKillAll plays one random kill-all opening; ok is false when the game

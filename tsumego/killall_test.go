@@ -34,11 +34,11 @@ func TestKillAllSamples(t *testing.T) {
 	}
 	cfg.defaults()
 	for i := range 3 {
-		a, err := randomKillAll(cfg, uint64(i))
+		a, err := randomKillAll(context.Background(), cfg, uint64(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := randomKillAll(cfg, uint64(i))
+		b, _ := randomKillAll(context.Background(), cfg, uint64(i))
 		if a.Start.Hash() != b.Start.Hash() || a.Start.ToMove() != b.Start.ToMove() {
 			t.Errorf("position %d differs between two draws from one seed", i)
 		}
@@ -48,6 +48,7 @@ func TestKillAllSamples(t *testing.T) {
 		}
 	}
 	checkSamplesRoundTrip(t, samples)
+	decided := 0
 	for _, s := range samples {
 		if s.From != KillAllName || s.Depth > cfg.Proof.MaxDepth {
 			t.Errorf("%s: From %q, depth %d", s.Name, s.From, s.Depth)
@@ -63,9 +64,26 @@ func TestKillAllSamples(t *testing.T) {
 		pr := &game.Problem{ID: s.Name, Start: pos, Answer: game.NoPoint, Region: pos.Board.AllPoints()}
 		pr.Goal[game.Black], pr.Goal[game.White] = game.GoalKillAll, game.GoalLiveAny
 		res := rzs.Solve(context.Background(), pr, rzs.Options{Budget: 20000, Evaluator: rzs.LD{}})
-		if res.Status != rzs.Unknown && (res.Status == rzs.Win) != (mover == game.White) {
+		if res.Status == rzs.Unknown {
+			continue
+		}
+		decided++
+		if (res.Status == rzs.Win) != (mover == game.White) {
 			t.Errorf("%s: the label %v loses for %v (a search with another evaluator proved it)", s.Name, s.Answer, mover)
 		}
+	}
+	if decided == 0 {
+		t.Errorf("none of the %d labels' positions was decided by the second search: nothing was checked", len(samples))
+	}
+}
+
+func TestRandomKillAllGivesUp(t *testing.T) {
+	// 200 moves on 7x7 are always decided (or run out of moves) first.
+	cfg := KillAllConfig{Positions: 1, MinMoves: 200, MaxMoves: 200}
+	cfg.defaults()
+	_, err := randomKillAll(context.Background(), cfg, 0)
+	if err == nil || !strings.Contains(err.Error(), "decided before its last move") {
+		t.Fatalf("error %v, want one saying every draw was decided", err)
 	}
 }
 

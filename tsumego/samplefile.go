@@ -64,6 +64,7 @@ func LoadSamples(path string) ([]Problem, error) {
 	return out, nil
 }
 
+// sampleFromSGF reads one game of a samples file.
 func sampleFromSGF(root *sgf.Node) (Problem, error) {
 	pos, err := game.SetupPosition(root)
 	if err != nil {

@@ -73,45 +73,58 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-// excludeMeasured drops the problems whose stones appear in a position to
-// be measured (see tsumego.Contains), returning the kept ones and the
-// dropped names.
-func excludeMeasured(problems []tsumego.Problem, paths []string) ([]tsumego.Problem, []string, error) {
+// loadMeasured reads the problems to be measured (--exclude: problem
+// directories or files).
+func loadMeasured(paths []string) ([]*game.Problem, error) {
 	var measured []*game.Problem
 	for _, path := range paths {
 		st, err := os.Stat(path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--exclude: %w", err)
+			return nil, fmt.Errorf("--exclude: %w", err)
 		}
 		if st.IsDir() {
 			prs, err := game.LoadProblemDir(path)
 			if err != nil {
-				return nil, nil, fmt.Errorf("--exclude: %w", err)
+				return nil, fmt.Errorf("--exclude: %w", err)
 			}
 			measured = append(measured, prs...)
 			continue
 		}
 		pr, err := game.LoadProblem(path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--exclude: %w", err)
+			return nil, fmt.Errorf("--exclude: %w", err)
 		}
 		measured = append(measured, pr)
 	}
+	return measured, nil
+}
+
+// excludeMeasured drops the problems whose stones appear in a position to
+// be measured (see tsumego.Contains), returning the kept ones and the
+// dropped names. With descendants it also drops those whose position holds
+// every stone of a measured one: a position reached from a measured
+// problem (a sample of a proof, a random kill-all position that passed
+// through it) would carry that problem's answer as well.
+func excludeMeasured(problems []tsumego.Problem, measured []*game.Problem, descendants bool) ([]tsumego.Problem, []string) {
 	var kept []tsumego.Problem
 	var dropped []string
 	for _, p := range problems {
-		hit := ""
-		for _, m := range measured {
-			if tsumego.Contains(m.Start, p) {
-				hit = m.ID
-				break
-			}
-		}
-		if hit != "" {
+		if hit := measuredHit(p, measured, descendants); hit != "" {
 			dropped = append(dropped, p.Name+" (in "+strings.TrimSuffix(filepath.Base(hit), ".json")+")")
 			continue
 		}
 		kept = append(kept, p)
 	}
-	return kept, dropped, nil
+	return kept, dropped
+}
+
+// measuredHit returns the ID of a measured problem p overlaps (see
+// excludeMeasured), or "".
+func measuredHit(p tsumego.Problem, measured []*game.Problem, descendants bool) string {
+	for _, m := range measured {
+		if tsumego.Contains(m.Start, p) || descendants && tsumego.Contains(p.Position, tsumego.Problem{Position: m.Start}) {
+			return m.ID
+		}
+	}
+	return ""
 }

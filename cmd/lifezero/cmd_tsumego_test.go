@@ -62,3 +62,52 @@ func TestTsumegoStageParams(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+// TestTsumegoTrainSamples: --killall labels random kill-all positions by
+// proof and saves them beside the model; --samples-from fits them again
+// without proving; a model trained without extra samples leaves no stale
+// samples file behind; a file's sample from a problem not trained on is
+// refused by name.
+func TestTsumegoTrainSamples(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	book := "../../samples/tsumego/cho-elementary"
+	run := func(args ...string) string {
+		t.Helper()
+		code, stdout, stderr := lifezero(t, append([]string{"tsumego", "train", "--folds", "2", "--iterations", "5"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+		return stdout
+	}
+	out := run("--killall", "12", "--out", a, book)
+	_, metaA, err := tsumego.LoadRanker(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := tsumego.LoadSamples(filepath.Join(a, tsumego.SamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if metaA.ProofSamples == 0 || len(samples) != metaA.ProofSamples || !strings.Contains(out, "positions labelled by the solver's proofs") {
+		t.Fatalf("meta says %d samples, the file holds %d:\n%s", metaA.ProofSamples, len(samples), out)
+	}
+	run("--samples-from", filepath.Join(a, tsumego.SamplesFile), "--out", b, book)
+	if _, metaB, err := tsumego.LoadRanker(b); err != nil || metaB.ProofSamples != metaA.ProofSamples {
+		t.Errorf("refitted from the file: %d samples (%v), want %d", metaB.ProofSamples, err, metaA.ProofSamples)
+	}
+	run("--out", a, book)
+	if _, err := os.Stat(filepath.Join(a, tsumego.SamplesFile)); !os.IsNotExist(err) {
+		t.Errorf("a model trained without samples kept the old samples file (%v)", err)
+	}
+
+	samples[0].From = "not-a-problem"
+	bad := filepath.Join(dir, "bad.sgf")
+	if err := tsumego.SaveSamples(bad, samples[:1]); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := lifezero(t, "tsumego", "train", "--folds", "2", "--out", b, "--samples-from", bad, book)
+	if code != 1 || !strings.Contains(stderr, bad+": game 1 comes from \"not-a-problem\"") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

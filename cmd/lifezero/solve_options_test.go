@@ -74,6 +74,7 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"net-mode", "policy", "net_mode"},
 		{"net-with", "policy", "net_with"},
 		{"net-mix", "all", "net_mix"},
+		{"net-mix", "value", "net_mix"}, // without net_with
 		{"algo", "bfs", "algo"},
 	}
 	for _, tt := range tests {

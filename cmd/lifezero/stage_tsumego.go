@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -12,6 +15,7 @@ import (
 	"lifezero/evaluate"
 	"lifezero/featmodel"
 	"lifezero/features"
+	"lifezero/game"
 	"lifezero/pipelines"
 	"lifezero/rzs"
 	"lifezero/tsumego"
@@ -120,15 +124,16 @@ type extraSources struct {
 // and saves it to out. Besides the book's moves it fits the positions
 // labelled by proof (extraSamples), and saves them to out too. It returns
 // the model's meta and how many problems the collection held.
-func trainTsumego(ctx context.Context, p tsumegoParams, src extraSources, dir, source string, measured []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
+func trainTsumego(ctx context.Context, p tsumegoParams, src extraSources, dir, source string, measuredPaths []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
 	problems, err := tsumego.Load(dir)
 	if err != nil {
 		return tsumego.Meta{}, 0, err
 	}
-	kept, dropped, err := excludeMeasured(problems, measured)
+	measured, err := loadMeasured(measuredPaths)
 	if err != nil {
 		return tsumego.Meta{}, 0, err
 	}
+	kept, dropped := excludeMeasured(problems, measured, false)
 	setCfg := features.DefaultConfig()
 	setCfg.NoLadders = !p.Ladders
 	set, err := features.New(setCfg)
@@ -148,21 +153,48 @@ func trainTsumego(ctx context.Context, p tsumegoParams, src extraSources, dir, s
 		return tsumego.Meta{}, 0, err
 	}
 	meta.Source, meta.Excluded = source, dropped
-	if err := tsumego.Save(out, model, set, meta); err != nil {
+	// The samples go first, and a stale file goes, so that a model
+	// directory never holds samples other than those its model was fitted
+	// on.
+	samples := filepath.Join(out, tsumego.SamplesFile)
+	if len(cfg.Extra) > 0 {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return tsumego.Meta{}, 0, err
+		}
+		err = tsumego.SaveSamples(samples, cfg.Extra)
+	} else if err = os.Remove(samples); errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	if err != nil {
 		return tsumego.Meta{}, 0, err
 	}
-	if len(cfg.Extra) > 0 {
-		err = tsumego.SaveSamples(filepath.Join(out, tsumego.SamplesFile), cfg.Extra)
-	}
-	return meta, len(problems), err
+	return meta, len(problems), tsumego.Save(out, model, set, meta)
 }
 
 // extraSamples gathers the positions labelled by proof: the book problems'
 // (p.Proofs), random kill-all positions' (p.KillAll) and those of src's
-// files, less any that a measured position contains.
-func extraSamples(ctx context.Context, p tsumegoParams, src extraSources, kept []tsumego.Problem, measured []string, progress pipelines.Progress) ([]tsumego.Problem, error) {
+// files, less any that overlap a measured position either way (see
+// excludeMeasured). A file's sample must come from a problem trained on
+// here (or from random kill-all positions).
+func extraSamples(ctx context.Context, p tsumegoParams, src extraSources, kept []tsumego.Problem, measured []*game.Problem, progress pipelines.Progress) ([]tsumego.Problem, error) {
 	var extra []tsumego.Problem
 	proof := tsumego.ProofConfig{Budget: p.Proofs, Evaluator: src.order, Workers: runtime.GOMAXPROCS(0)}
+	trained := map[string]bool{tsumego.KillAllName: true}
+	for _, k := range kept {
+		trained[k.Name] = true
+	}
+	for _, path := range src.files {
+		s, err := tsumego.LoadSamples(path)
+		if err != nil {
+			return nil, fmt.Errorf("--samples-from: %w", err)
+		}
+		for i, x := range s {
+			if !trained[x.From] {
+				return nil, fmt.Errorf("--samples-from: %s: game %d comes from %q, which this run does not train on (left out as measured, or not in the collection)", path, i+1, x.From)
+			}
+		}
+		extra = append(extra, s...)
+	}
 	if p.Proofs > 0 {
 		progress.Start(len(kept), "proofs")
 		s, _, err := tsumego.ProofSamples(ctx, kept, proof, func(int) { progress.Add(1) })
@@ -182,13 +214,6 @@ func extraSamples(ctx context.Context, p tsumegoParams, src extraSources, kept [
 		}
 		extra = append(extra, s...)
 	}
-	for _, path := range src.files {
-		s, err := tsumego.LoadSamples(path)
-		if err != nil {
-			return nil, fmt.Errorf("--samples-from: %w", err)
-		}
-		extra = append(extra, s...)
-	}
-	extra, _, err := excludeMeasured(extra, measured)
-	return extra, err
+	extra, _ = excludeMeasured(extra, measured, true)
+	return extra, nil
 }
