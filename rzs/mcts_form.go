@@ -33,8 +33,9 @@ type BatchEvaluator interface {
 // leafPath is a descent's state in mcts.Search: the path from the root with
 // each step's position and standing crucial stones, which the proof rules
 // read when the leaf is settled, and the leaf's work. Each leaf in flight
-// has its own (mcSolver.paths), so that a batch's leaves keep their
-// positions until they are settled. Positions live in frames: a frame is a
+// has its own (taken from mcSolver.freePaths, given back when the leaf is
+// settled), so that a batch's or a worker's leaves keep their positions
+// until then. Positions live in frames: a frame is a
 // plain copy of its parent's, so it shares the superko history's spare
 // capacity and each move appends its hash in place, like a stack; frames[0]
 // is a copy of the start with room reserved for the deepest line, so a
@@ -52,7 +53,6 @@ type leafPath struct {
 // steps. It returns whether the search stopped early and, for the memory
 // bound, why.
 func (s *mcSolver) runSearch(ctx context.Context, deadline time.Time) (aborted bool, reason string) {
-	s.search = mcts.NewSearch(s.tree, s.living, 0, s.searchHooks())
 	batch := max(s.opts.Batch, 1)
 	if batch > 1 {
 		// Leaves in flight steer the other descents of a step away.
@@ -83,7 +83,7 @@ func (s *mcSolver) step(batch int) bool {
 	s.batch = s.batch[:0]
 	stuck := false
 	for tries := 0; tries < 2*batch-1 && len(s.batch) < batch && s.nodes+len(s.batch) < s.opts.Budget && s.status(rootNode) == Unknown; tries++ {
-		lf, collided, err := s.search.Simulate()
+		lf, collided, err := s.simulate()
 		if errors.Is(err, mcts.ErrNoChild) {
 			// Every child of the root is proven or pruned (an inner node
 			// cannot be stuck after propagation); a queued leaf may open
@@ -109,22 +109,35 @@ func (s *mcSolver) step(batch int) bool {
 	return !stuck
 }
 
-// searchHooks returns the sequential form's hooks.
+// simulate runs one descent of the search; a descent that returns no leaf
+// gives its path back.
+func (s *mcSolver) simulate() (*mcts.Leaf[*leafPath], bool, error) {
+	lf, collided, err := s.search.Simulate()
+	if lf == nil {
+		s.freePaths = append(s.freePaths, s.descending)
+	}
+	return lf, collided, err
+}
+
+// searchHooks returns the MCTS form's hooks.
 func (s *mcSolver) searchHooks() mcts.Hooks[*leafPath] {
-	h := mcts.Hooks[*leafPath]{Root: s.rootPath, Play: s.playPath, Judge: s.tooDeep, Skip: s.skipChild}
+	h := mcts.Hooks[*leafPath]{Root: s.rootPath, Play: s.playPath, Judge: s.tooDeep}
 	if s.opts.Table != nil {
 		h.Decided = s.decidedByTable
 	}
 	return h
 }
 
-// rootPath starts a descent in the path of the next leaf to queue.
+// rootPath starts a descent in a free path.
 func (s *mcSolver) rootPath() *leafPath {
-	for len(s.paths) <= len(s.batch) {
-		s.paths = append(s.paths, &leafPath{frames: make([]game.Position, s.opts.MaxDepth+2)})
+	var p *leafPath
+	if k := len(s.freePaths); k > 0 {
+		p, s.freePaths = s.freePaths[k-1], s.freePaths[:k-1]
+	} else {
+		p = &leafPath{frames: make([]game.Position, s.opts.MaxDepth+2)}
+		s.paths = append(s.paths, p)
 	}
-	p := s.paths[len(s.batch)]
-	s.skipFor = 0
+	s.descending = p
 	s.pr.Start.CopyTo(&p.frames[0])
 	p.frames[0].Reserve(len(p.frames))
 	p.path = append(p.path[:0], pathStep{rootNode, &p.frames[0], s.pr.Crucial})
@@ -134,7 +147,6 @@ func (s *mcSolver) rootPath() *leafPath {
 // playPath steps into the child the tree selected last.
 func (s *mcSolver) playPath(st **leafPath, m game.Point) error {
 	p := *st
-	s.skipFor = 0
 	cur := &p.path[len(p.path)-1]
 	next := &p.frames[len(p.path)]
 	*next = *cur.pos
@@ -149,20 +161,6 @@ func (s *mcSolver) playPath(st **leafPath, m game.Point) error {
 // the values.
 func (s *mcSolver) tooDeep(st **leafPath) (float64, bool) {
 	return 0.5, len((*st).path) > s.opts.MaxDepth
-}
-
-// skipChild is the node's skipper (child None: no record, unproven). The
-// skipper is made once per selection, at its first child: a node's proof
-// state changes only between selections (rootPath and playPath drop it).
-func (s *mcSolver) skipChild(parent mcts.NodeID, m game.Point, child mcts.NodeID) bool {
-	if p := int32(parent); p != s.skipFor {
-		s.skipK, s.skipFor = s.skipper(p), p
-	}
-	rec := int32(0)
-	if child != mcts.None {
-		rec = int32(child)
-	}
-	return s.skipK.skip(m, rec)
 }
 
 // decidedByTable asks the pattern table about an expanded, unproven node
@@ -214,11 +212,17 @@ func (s *mcSolver) EvaluateBatch(leaves []*mcts.Leaf[*leafPath]) error {
 		s.reqs[i] = EvalRequest{}
 	}
 	for _, lf := range leaves {
-		p := lf.State
-		lf.ToMove = p.path[len(p.path)-1].pos.ToMove()
-		lf.Value, lf.Terminal = s.settle(p.path, &p.w)
+		s.settleLeaf(lf)
 	}
 	return nil
+}
+
+// settleLeaf settles a leaf whose work is done and gives its path back.
+func (s *mcSolver) settleLeaf(lf *mcts.Leaf[*leafPath]) {
+	p := lf.State
+	lf.ToMove = p.path[len(p.path)-1].pos.ToMove()
+	lf.Value, lf.Terminal = s.settle(p.path, &p.w)
+	s.freePaths = append(s.freePaths, p)
 }
 
 // evaluate fills in the requests' priors and values.
@@ -244,7 +248,7 @@ func (s *mcSolver) forget(id int32) {
 	}
 }
 
-// searchBytes is the memory of the sequential form's search beside the
+// searchBytes is the memory of the MCTS form's search beside the
 // tree: the search's per-node state and the leaves' frames.
 func (s *mcSolver) searchBytes() int64 {
 	var b int64

@@ -5,10 +5,9 @@ import (
 	"lifezero/mcts"
 )
 
-// memTree is the tree mcts.Search descends in the sequential MCTS form:
-// node ids are record indices, and a child gets its record when first
-// selected.
-var _ mcts.SearchTree = (*memTree)(nil)
+// memTree's records are the nodes of the MCTS form's mcts.Search (through
+// searchTree): node ids are record indices, and a child gets its record
+// when first selected.
 
 // Root implements mcts.SearchTree.
 func (t *memTree) Root() mcts.NodeID { return mcts.NodeID(rootNode) }
@@ -23,21 +22,26 @@ func (t *memTree) Move(id mcts.NodeID) game.Point { return t.node(int32(id)).mov
 // Visits implements mcts.SearchTree.
 func (t *memTree) Visits(id mcts.NodeID) int32 { return t.node(int32(id)).visits }
 
-// SelectChild implements mcts.SearchTree: selectChild, then the chosen
-// child's record, created on its first selection. skip gets mcts.None for
-// a child without a record.
-func (t *memTree) SelectChild(id mcts.NodeID, skip func(game.Point, mcts.NodeID) bool) mcts.NodeID {
-	var sk func(game.Point, int32) bool
-	if skip != nil {
-		sk = func(m game.Point, rec int32) bool {
-			c := mcts.None
-			if rec != 0 {
-				c = mcts.NodeID(rec)
-			}
-			return skip(m, c)
-		}
-	}
-	idx, move, _, ok := t.selectChild(int32(id), sk)
+// searchTree is memTree with the solver's selection: the tree mcts.Search
+// descends. The skip rule (skipper: the proven children that cannot change
+// a node's status, the moves outside an AND node's must-play region) is
+// applied here, one direct call per child, rather than through
+// mcts.Hooks.Skip, whose calls through function values cost a tenth of a
+// node's time with a cheap evaluator.
+type searchTree struct {
+	*memTree
+	s *mcSolver
+}
+
+var _ mcts.SearchTree = searchTree{}
+
+// SelectChild implements mcts.SearchTree: selectChild with the node's
+// skipper (and skip, if not nil, with None for a child without a record),
+// then the chosen child's record, created on its first selection.
+func (t searchTree) SelectChild(id mcts.NodeID, skip func(game.Point, mcts.NodeID) bool) mcts.NodeID {
+	k := t.s.skipper(int32(id))
+	k.also = skip
+	idx, move, _, ok := t.selectChild(int32(id), k)
 	if !ok {
 		t.selected = 0
 		return mcts.None

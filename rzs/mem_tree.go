@@ -29,13 +29,14 @@ type memTree struct {
 	scratch   []game.Point
 	priorBuf  []float32
 	palBuf    []uint32
-	// virtual counts, while the parallel solver runs, the descents in
-	// flight through a record (flagVirtual set): virtual losses, which
-	// steer the other workers to other lines until the backup. They live
+	// virtual counts, while several leaves are in flight (the parallel
+	// form, a batch), the leaves' paths through a record (flagVirtual
+	// set): virtual losses, which steer the other descents to other lines
+	// until the backup. They live
 	// beside the records, since only a few paths are in flight at once.
 	virtual map[int32]int32
-	// selected is the record SelectChild chose last: the search plays its
-	// move next, and the solver's path records it (see playPath).
+	// selected is the record searchTree.SelectChild chose last: the search
+	// plays its move next, and the solver's path records it (see playPath).
 	selected int32
 }
 
@@ -59,7 +60,6 @@ type memNode struct {
 const (
 	flagExpanded   = 1 << iota // children created (createChildren ran)
 	flagHistoryDep             // proof may rest on the path's superko history
-	flagPending                // a worker of the parallel solver is expanding it
 	flagVirtual                // it has virtual losses (memTree.virtual)
 	flagKidDep                 // an unproven node's refuted move rests on the history (see update)
 )
@@ -245,10 +245,9 @@ func (n *memNode) q(fpu float64) float64 {
 
 // selectChild returns the index, move and record (0 if unvisited) of the
 // child of id with the highest PUCT score, as mcts.Tree.Select computes it,
-// passing over the children for which skip (if not nil) is true: it gets
-// the child's move and record, 0 for an unvisited child. ok is false when
-// every child is skipped.
-func (t *memTree) selectChild(id int32, skip func(m game.Point, rec int32) bool) (idx int, move game.Point, rec int32, ok bool) {
+// passing over the children that skip.skip names. ok is false when every
+// child is skipped.
+func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point, rec int32, ok bool) {
 	parent := t.node(id)
 	c, has := t.kidsOf(id)
 	if !has {
@@ -269,7 +268,7 @@ func (t *memTree) selectChild(id int32, skip func(m game.Point, rec int32) bool)
 			rn = t.node(r)
 			r = rn.nextSib
 		}
-		if skip != nil && skip(m, cur) {
+		if skip.skip(m, cur) {
 			continue
 		}
 		var score float64
@@ -376,18 +375,11 @@ func (t *memTree) childMoves(id int32) game.PointSet {
 // bytes returns the memory the tree holds.
 func (t *memTree) bytes() int64 { return t.nodes.bytes() + t.data.bytes() }
 
-// visit counts a parallel descent through a record as a virtual loss for
-// the side that moved into it, until unvisit.
+// visit counts a leaf in flight below a record as a virtual loss for the
+// side that moved into it, until unvisitOne.
 func (t *memTree) visit(id int32) {
 	t.virtual[id]++
 	t.node(id).flags |= flagVirtual
-}
-
-// unvisit takes back the virtual losses of a finished descent.
-func (t *memTree) unvisit(path []pathStep) {
-	for _, st := range path {
-		t.unvisitOne(st.id)
-	}
 }
 
 // unvisitOne takes back one virtual loss of a record.

@@ -2,23 +2,26 @@ package rzs
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"time"
 
 	"lifezero/game"
+	"lifezero/mcts"
 )
 
 // runThreads is the MCTS form on Options.Threads goroutines sharing one
-// tree (tree parallelism with virtual loss). A worker holds the lock while
-// it walks down the tree, and again while it applies an expansion (the
-// transposition and pattern tables, the proof rules, the backup), so every
+// tree and one mcts.Search (tree parallelism with virtual loss). The search
+// is not safe for concurrent use: a worker holds the lock while it descends
+// to a leaf, and again while it settles the leaf (the transposition and
+// pattern tables, the proof rules) and the search backs it up, so every
 // proof is applied exactly as in the sequential search; between the two it
 // judges the leaf and runs the evaluator, the bulk of a node's cost,
-// without the lock. A leaf being expanded is marked pending: a walk that
-// reaches it is taken back and tried again. The memory bound's reclaiming
-// waits until no expansion is in flight, since it may free records that a
-// pending leaf's path holds.
+// without the lock. A leaf in flight is pending in the search: a descent
+// that reaches it collides and is tried again. The memory bound's
+// reclaiming waits until no leaf is in flight, since it may free records
+// that a pending leaf's path holds.
 //
 // It returns whether the search stopped early and, for the memory bound,
 // why.
@@ -47,16 +50,13 @@ type threadRun struct {
 	stop     bool
 	aborted  bool
 	reason   string
-	inflight int  // expansions computed outside the lock
+	inflight int  // leaves judged and evaluated outside the lock
 	memDue   bool // a memory check waits for inflight to reach 0
 }
 
 // work is one worker's loop.
 func (r *threadRun) work() {
 	s := r.s
-	frames := make([]game.Position, s.opts.MaxDepth+2)
-	var path []pathStep
-	var w leafWork
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for !r.stop {
@@ -74,39 +74,36 @@ func (r *threadRun) work() {
 				break
 			}
 		}
-		var end descent
-		path, end = s.descend(frames, path[:0], s.pr.Start) // copied into frames[0]
-		switch end {
-		case descentDone:
-			s.tree.unvisit(path)
-			continue
-		case descentBusy:
-			s.tree.unvisit(path)
-			r.yield()
-			continue
-		case descentStuck:
-			s.tree.unvisit(path)
+		lf, collided, err := s.simulate()
+		switch {
+		case errors.Is(err, mcts.ErrNoChild):
 			if r.inflight == 0 {
 				r.stop = true // nothing left to search (only over-deep lines)
 			} else {
-				r.yield() // an expansion in flight may open the root again
+				r.yield() // a leaf in flight may open the root again
 			}
 			continue
+		case err != nil:
+			panic("rzs: " + err.Error()) // children are legal moves of their parent's position
+		case collided:
+			r.yield()
+			continue
+		case lf == nil:
+			continue // a game end or a table proof, backed up
 		}
-		leaf := &path[len(path)-1]
-		s.tree.node(leaf.id).flags |= flagPending
 		r.inflight++
 		r.mu.Unlock()
-		w.reset()
-		w.judge(s.pr, leaf.pos, &leaf.standing)
-		if w.j.Outcome == game.Undecided {
-			w.generate(s.pr, s.opts.Evaluator, leaf.pos, &leaf.standing)
+		p := lf.State
+		leaf := &p.path[len(p.path)-1]
+		p.w.reset()
+		p.w.judge(s.pr, leaf.pos, &leaf.standing)
+		if p.w.j.Outcome == game.Undecided {
+			p.w.generate(s.pr, s.opts.Evaluator, leaf.pos, &leaf.standing)
 		}
 		r.mu.Lock()
 		r.inflight--
-		s.tree.node(leaf.id).flags &^= flagPending
-		s.tree.unvisit(path)
-		s.expandWith(path, &w)
+		s.settleLeaf(lf)
+		s.search.Apply(lf)
 	}
 }
 

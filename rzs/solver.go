@@ -109,16 +109,17 @@ type mcSolver struct {
 	// tableHits counts nodes proven by the pattern table.
 	tableHits int
 	mem       memBound
-	// The sequential form's search (see runSearch): the leaves queued in
-	// the current step, one path per leaf in flight, and the batch
-	// evaluation's requests with their leaves' work.
-	search  *mcts.Search[*leafPath]
-	batch   []*mcts.Leaf[*leafPath]
-	paths   []*leafPath
-	reqs    []EvalRequest
-	reqWork []*leafWork
-	skipK   skipper // the skipper of record skipFor (see skipChild)
-	skipFor int32
+	// The search (see runSearch): the leaves queued in the current step,
+	// every path made (one per leaf in flight at most), those free and the
+	// current descent's, and the batch evaluation's requests with their
+	// leaves' work.
+	search     *mcts.Search[*leafPath]
+	batch      []*mcts.Leaf[*leafPath]
+	paths      []*leafPath
+	freePaths  []*leafPath
+	descending *leafPath
+	reqs       []EvalRequest
+	reqWork    []*leafWork
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
@@ -159,6 +160,7 @@ func (s *mcSolver) run(ctx context.Context) Result {
 	}
 	var aborted bool
 	var reason string
+	s.search = mcts.NewSearch(searchTree{s.tree, s}, s.living, 0, s.searchHooks())
 	if s.opts.Threads > 1 {
 		aborted, reason = s.runThreads(ctx, deadline)
 	} else {
@@ -223,73 +225,6 @@ func (s *mcSolver) firstMove() game.Point {
 	return first
 }
 
-// descent is how a walk down the tree ended.
-type descent uint8
-
-const (
-	descentLeaf  descent = iota // at an unexpanded node, to expand
-	descentDone                 // backed up on its own (a table proof, an over-deep line)
-	descentStuck                // the root has no selectable child
-	descentBusy                 // (virtual) the leaf is being expanded by another worker
-)
-
-// descend walks from the root to a leaf by PUCT for the parallel form (the
-// sequential one descends with mcts.Search, see runSearch). Positions live in frames,
-// reused by every walk: a frame is a plain copy of its parent's, so it
-// shares the superko history's spare capacity and each move appends its
-// hash in place, like a stack; frames[0] is a copy of start with room
-// reserved for the deepest line, so a walk allocates nothing. While the
-// parallel solver runs (memTree.virtual set), every record entered is
-// counted as visited at once (memTree.visit).
-func (s *mcSolver) descend(frames []game.Position, path []pathStep, start *game.Position) ([]pathStep, descent) {
-	virtual := s.tree.virtual != nil
-	start.CopyTo(&frames[0])
-	frames[0].Reserve(len(frames))
-	path = append(path, pathStep{rootNode, &frames[0], s.pr.Crucial})
-	if virtual {
-		s.tree.visit(rootNode)
-	}
-	for {
-		cur := &path[len(path)-1]
-		if !s.expanded(cur.id) {
-			if virtual && s.tree.node(cur.id).flags&flagPending != 0 {
-				return path, descentBusy
-			}
-			return path, descentLeaf
-		}
-		if s.opts.Table != nil && s.status(cur.id) == Unknown && len(path) > 1 && s.lookupTable(cur.id, cur.pos, &cur.standing) {
-			s.propagate(path)
-			s.backupProven(cur.id)
-			return path, descentDone
-		}
-		idx, move, _, ok := s.tree.selectChild(cur.id, s.skipper(cur.id).skip)
-		if !ok {
-			if len(path) == 1 {
-				return path, descentStuck
-			}
-			// Every child of an inner node is proven or pruned but the node
-			// is not: cannot happen after propagation; back off safely.
-			s.tree.backup(cur.id, 0.5, s.living)
-			return path, descentDone
-		}
-		child := s.tree.child(cur.id, idx, move)
-		next := &frames[len(path)]
-		*next = *cur.pos
-		if err := next.Play(move); err != nil {
-			// Children are legal moves of their parent's position.
-			panic("rzs: child move illegal: " + err.Error())
-		}
-		path = append(path, pathStep{child, next, s.pr.Standing(next, &cur.standing)})
-		if virtual {
-			s.tree.visit(child)
-		}
-		if len(path) > s.opts.MaxDepth {
-			s.tree.backup(child, 0.5, s.living)
-			return path, descentDone
-		}
-	}
-}
-
 // skipper tells selection which children of a node to pass over: proven
 // children that cannot change the node's status, and at AND nodes the
 // moves outside the must-play region. It is a plain value (not a closure)
@@ -298,6 +233,9 @@ type skipper struct {
 	s  *mcSolver
 	or bool
 	ns *andState // the AND node's state, nil before any child is proven
+	// also, if not nil, names more children to pass over (mcts.Hooks.Skip,
+	// see searchTree.SelectChild).
+	also func(game.Point, mcts.NodeID) bool
 }
 
 // skipper returns the skipper of node id.
@@ -312,6 +250,15 @@ func (s *mcSolver) skipper(id int32) skipper {
 // skip reports whether to pass over the child with move m; rec is the
 // child's record, 0 when it has never been visited (and so is unproven).
 func (k skipper) skip(m game.Point, rec int32) bool {
+	if k.also != nil {
+		c := mcts.None
+		if rec != 0 {
+			c = mcts.NodeID(rec)
+		}
+		if k.also(m, c) {
+			return true
+		}
+	}
 	if k.or {
 		return rec != 0 && k.s.status(rec) == Loss
 	}
