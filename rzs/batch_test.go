@@ -64,3 +64,33 @@ func TestBatchProvesSharedProblems(t *testing.T) {
 		})
 	}
 }
+
+// cancelAfter is an evaluator that cancels a context at its n-th call.
+type cancelAfter struct {
+	Evaluator
+	n, calls int
+	cancel   context.CancelFunc
+}
+
+func (c *cancelAfter) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
+	if c.calls++; c.calls == c.n {
+		c.cancel()
+	}
+	return c.Evaluator.Evaluate(pos, pr, moves)
+}
+
+// TestCancelStopsBatchedSearch checks that a cancelled context stops the
+// MCTS form within the 256 nodes between two checks (and a step's leaves),
+// also when a step settles several nodes at once.
+func TestCancelStopsBatchedSearch(t *testing.T) {
+	pr := sharedProblem(t, "killall7x7", "01")
+	const at = 1000
+	for _, batch := range []int{1, 8} {
+		ctx, cancel := context.WithCancel(context.Background())
+		res := Solve(ctx, pr, Options{Budget: 200000, Evaluator: &cancelAfter{Evaluator: LDB(), n: at, cancel: cancel}, Batch: batch})
+		cancel()
+		if !res.Aborted || res.Status != Unknown || res.Nodes < at || res.Nodes > at+256+batch {
+			t.Errorf("batch %d: cancelled at evaluation %d: %v after %d nodes (aborted %v), want unknown within %d nodes", batch, at, res.Status, res.Nodes, res.Aborted, at+256+batch)
+		}
+	}
+}

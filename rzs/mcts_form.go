@@ -59,9 +59,14 @@ func (s *mcSolver) runSearch(ctx context.Context, deadline time.Time) (aborted b
 		s.tree.virtual = make(map[int32]int32)
 		defer func() { s.tree.virtual = nil }()
 	}
+	tick := -1 // the context and the deadline are checked every 256 nodes
 	for s.status(rootNode) == Unknown && s.nodes < s.opts.Budget {
-		if s.nodes%256 == 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
-			return true, ""
+		if t := s.nodes / 256; t != tick {
+			// A step settles up to batch nodes: a count may skip 256·k.
+			tick = t
+			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+				return true, ""
+			}
 		}
 		if s.mem.due(s.nodes) {
 			if r := s.checkMemory(); r != "" {
