@@ -100,6 +100,10 @@ type SolveConfig struct {
 	// Threads is how many goroutines search each problem's one tree (the
 	// mcts form; rzs.Options.Threads); 0 means 1.
 	Threads int
+	// Batch is how many leaves the mcts form's one thread hands its
+	// evaluator at once (rzs.Options.Batch; a network evaluates them in
+	// one forward pass); 0 means 1.
+	Batch int
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -237,6 +241,10 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"workers", fmt.Sprintf("%d: must be positive", c.Workers)}
 	case c.Threads < 0:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: must be positive", c.Threads)}
+	case c.Batch < 0:
+		return &SolveConfigError{"batch", fmt.Sprintf("%d: must not be negative", c.Batch)}
+	case c.Batch > 1 && (c.Threads > 1 || c.Algo != AlgoMCTS):
+		return &SolveConfigError{"batch", fmt.Sprintf("%d: only the mcts form's one thread evaluates leaves in batches", c.Batch)}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
@@ -249,7 +257,7 @@ func (c SolveConfig) Validate() error {
 
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
-		Threads: c.Threads}
+		Threads: c.Threads, Batch: c.Batch}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}

@@ -117,3 +117,40 @@ func (e *Evaluator) livingValue(pos *game.Position, pr *game.Problem, v float32,
 	// double rounding of a sum of two float32s through float64 is exact.
 	return float32(mcts.LivingValue(float64(v), pos.ToMove(), pr.Living()))
 }
+
+var _ rzs.BatchEvaluator = (*Evaluator)(nil)
+
+// EvaluateBatch implements rzs.BatchEvaluator: the requests' positions go
+// through the network in one forward pass (rzs.Options.Batch leaves of the
+// solver's MCTS form). Each request gets what Evaluate would give it.
+func (e *Evaluator) EvaluateBatch(reqs []rzs.EvalRequest) error {
+	size := e.cfg.InputSize()
+	planes := make([]float32, len(reqs)*size)
+	for i := range reqs {
+		r := &reqs[i]
+		if err := e.cfg.Encode(r.Pos, r.Problem, planes[i*size:(i+1)*size]); err != nil {
+			// A position the network cannot take: every request gets
+			// Evaluate's answer, which handles it.
+			return e.evaluateEach(reqs)
+		}
+	}
+	policy, value, dwin, err := e.net.Forward(planes, len(reqs))
+	if err != nil {
+		return e.evaluateEach(reqs)
+	}
+	for i := range reqs {
+		r := &reqs[i]
+		r.Priors = nn.MovePriors(&r.Pos.Board, policy[i], r.Moves)
+		r.Value = e.livingValue(r.Pos, r.Problem, value[i], dwin[i])
+	}
+	return nil
+}
+
+// evaluateEach answers the requests one at a time.
+func (e *Evaluator) evaluateEach(reqs []rzs.EvalRequest) error {
+	for i := range reqs {
+		r := &reqs[i]
+		r.Priors, r.Value = e.Evaluate(r.Pos, r.Problem, r.Moves)
+	}
+	return nil
+}

@@ -75,6 +75,7 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"net-with", "policy", "net_with"},
 		{"net-mix", "all", "net_mix"},
 		{"net-mix", "value", "net_mix"}, // without net_with
+		{"batch", "-1", "batch"},
 		{"algo", "bfs", "algo"},
 	}
 	for _, tt := range tests {
