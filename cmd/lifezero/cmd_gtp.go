@@ -11,7 +11,7 @@ import (
 	"lifezero/nn"
 )
 
-const gtpSynopsis = "gtp --features-model FILE|DIR [--features FILE] | --net FILE [--sims N] [--size N] [--komi K] [--seed N] [--sample-moves N] [--no-resign]"
+const gtpSynopsis = "gtp --features-model FILE|DIR [--features FILE] | --net FILE [--sims N [--batch N]] [--size N] [--komi K] [--seed N] [--sample-moves N] [--no-resign]"
 
 // cmdGtp runs lifezero as a GTP engine on standard input and output.
 func cmdGtp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -25,6 +25,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	set := fs.String("features", "", "the feature set `FILE` (features.json) the model was trained on (default: features.json next to the weights)")
 	net := fs.String("net", "", "play by the network weights `FILE` (a train stage's network.lznn): its policy, or PUCT search with --sims")
 	sims := fs.Int("sims", 0, "with --net: search `N` simulations per move (0: play the policy's best move)")
+	batch := fs.Int("batch", 1, "with --sims: evaluate `N` leaves per network call, under virtual loss (1: the plain sequential search)")
 	size := fs.Int("size", 19, "board `size` at start (the network's size with --net when not given)")
 	komi := fs.Float64("komi", 7.5, "`komi` at start")
 	seed := fs.Uint64("seed", 1, "`seed` of the opening draws and tie-breaks")
@@ -51,6 +52,10 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return usagef("--sims goes with --net")
 	case *sims < 0:
 		return usagef("--sims %d: want 0 or more", *sims)
+	case *batch != 1 && *sims == 0:
+		return usagef("--batch goes with --sims")
+	case *batch < 1:
+		return usagef("--batch %d: want at least 1", *batch)
 	case *sample < 0:
 		return usagef("--sample-moves %d: want 0 or more", *sample)
 	}
@@ -68,7 +73,11 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			*size = w.Config.Board
 		}
 		if *sims > 0 {
-			player, err = gtpengine.NewMCTSPlayer(w, *sims)
+			var mp *gtpengine.MCTSPlayer
+			if mp, err = gtpengine.NewMCTSPlayer(w, *sims); err == nil {
+				err = mp.SetBatch(*batch)
+			}
+			player = mp
 		} else {
 			player, err = gtpengine.NewNetPlayer(w)
 		}
