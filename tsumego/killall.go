@@ -135,8 +135,7 @@ func drawKillAll(cfg KillAllConfig, rng *rand.Rand) (*game.Problem, bool, error)
 	if pr.Judge(pos, &standing).Outcome != game.Undecided {
 		return nil, false, nil
 	}
-	pos.ClearHistory()
-	pos.ResetPasses()
+	pos.ClearHistory() // and its passes: a fresh start
 	pr.Start = pos
 	return pr, true, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -78,23 +77,11 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func loadMeasured(paths []string) ([]*game.Problem, error) {
 	var measured []*game.Problem
 	for _, path := range paths {
-		st, err := os.Stat(path)
+		prs, err := loadProblems(path)
 		if err != nil {
 			return nil, fmt.Errorf("--exclude: %w", err)
 		}
-		if st.IsDir() {
-			prs, err := game.LoadProblemDir(path)
-			if err != nil {
-				return nil, fmt.Errorf("--exclude: %w", err)
-			}
-			measured = append(measured, prs...)
-			continue
-		}
-		pr, err := game.LoadProblem(path)
-		if err != nil {
-			return nil, fmt.Errorf("--exclude: %w", err)
-		}
-		measured = append(measured, pr)
+		measured = append(measured, prs...)
 	}
 	return measured, nil
 }
