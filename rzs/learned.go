@@ -48,27 +48,41 @@ func (l Learned) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 			top = max(top, scores[i])
 		}
 	}
-	var mass, sum float64
 	for i, m := range moves {
 		if m == game.Pass {
 			continue
 		}
-		mass += float64(priors[i])
 		// Subtracting the largest score keeps exp in range.
 		s := math.Exp(w * (scores[i] - top))
 		if !l.Replace {
 			s *= float64(priors[i])
 		}
 		scores[i] = s
-		sum += s
+	}
+	reweight(priors, moves, func(i int) float64 { return scores[i] })
+	return priors, value
+}
+
+// reweight sets the board moves' priors in proportion to weight(i),
+// keeping the board moves' total prior and the pass's prior (the base
+// evaluator's pass share), and reports whether it did: weights without a
+// finite positive mass leave priors as they are. weight(i) is asked before
+// priors[i] is set, so it may read priors[i].
+func reweight(priors []float32, moves []game.Point, weight func(i int) float64) bool {
+	var mass, sum float64
+	for i, m := range moves {
+		if m != game.Pass {
+			mass += float64(priors[i])
+			sum += weight(i)
+		}
 	}
 	if sum <= 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
-		return priors, value
+		return false
 	}
 	for i, m := range moves {
 		if m != game.Pass {
-			priors[i] = float32(mass * scores[i] / sum)
+			priors[i] = float32(mass * weight(i) / sum)
 		}
 	}
-	return priors, value
+	return true
 }

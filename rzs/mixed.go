@@ -27,21 +27,7 @@ func (m Mixed) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point
 	if !m.Priors {
 		return priors, value
 	}
-	var mass, sum float64
-	for i, mv := range moves {
-		if mv != game.Pass {
-			mass += float64(priors[i])
-			sum += float64(priors[i]) * float64(other[i])
-		}
-	}
-	if sum <= 0 {
-		// Other puts no mass where the base does: the base alone orders.
-		return priors, value
-	}
-	for i, mv := range moves {
-		if mv != game.Pass {
-			priors[i] = float32(mass * float64(priors[i]) * float64(other[i]) / sum)
-		}
-	}
+	// Other without mass where the base has it leaves the base's order.
+	reweight(priors, moves, func(i int) float64 { return float64(priors[i]) * float64(other[i]) })
 	return priors, value
 }
