@@ -97,15 +97,11 @@ func (e *Evaluator) D(pos *game.Position, pr *game.Problem) int {
 // network cannot take (a board of another size: see Check) gets uniform
 // priors and value 1/2.
 func (e *Evaluator) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
-	planes := make([]float32, e.cfg.InputSize())
-	if err := e.cfg.Encode(pos, pr, planes); err != nil {
+	r := [1]rzs.EvalRequest{{Pos: pos, Problem: pr, Moves: moves}}
+	if err := e.forward(r[:]); err != nil {
 		return rzs.Uniform{}.Evaluate(pos, pr, moves)
 	}
-	policy, value, dwin, err := e.net.Forward(planes, 1)
-	if err != nil {
-		return rzs.Uniform{}.Evaluate(pos, pr, moves)
-	}
-	return nn.MovePriors(&pos.Board, policy[0], moves), e.livingValue(pos, pr, value[0], dwin[0])
+	return r[0].Priors, r[0].Value
 }
 
 // livingValue is the probability that the living side wins.
@@ -124,33 +120,36 @@ var _ rzs.BatchEvaluator = (*Evaluator)(nil)
 // through the network in one forward pass (rzs.Options.Batch leaves of the
 // solver's MCTS form). Each request gets what Evaluate would give it.
 func (e *Evaluator) EvaluateBatch(reqs []rzs.EvalRequest) error {
+	if e.forward(reqs) != nil {
+		// A position the network cannot take: one at a time, so that it
+		// alone gets Evaluate's uniform answer.
+		for i := range reqs {
+			r := &reqs[i]
+			r.Priors, r.Value = e.Evaluate(r.Pos, r.Problem, r.Moves)
+		}
+	}
+	return nil
+}
+
+// forward encodes the requests' positions, runs them through the network
+// in one pass and fills in their priors and values.
+func (e *Evaluator) forward(reqs []rzs.EvalRequest) error {
 	size := e.cfg.InputSize()
 	planes := make([]float32, len(reqs)*size)
 	for i := range reqs {
 		r := &reqs[i]
 		if err := e.cfg.Encode(r.Pos, r.Problem, planes[i*size:(i+1)*size]); err != nil {
-			// A position the network cannot take: every request gets
-			// Evaluate's answer, which handles it.
-			return e.evaluateEach(reqs)
+			return err
 		}
 	}
 	policy, value, dwin, err := e.net.Forward(planes, len(reqs))
 	if err != nil {
-		return e.evaluateEach(reqs)
+		return err
 	}
 	for i := range reqs {
 		r := &reqs[i]
 		r.Priors = nn.MovePriors(&r.Pos.Board, policy[i], r.Moves)
 		r.Value = e.livingValue(r.Pos, r.Problem, value[i], dwin[i])
-	}
-	return nil
-}
-
-// evaluateEach answers the requests one at a time.
-func (e *Evaluator) evaluateEach(reqs []rzs.EvalRequest) error {
-	for i := range reqs {
-		r := &reqs[i]
-		r.Priors, r.Value = e.Evaluate(r.Pos, r.Problem, r.Moves)
 	}
 	return nil
 }
