@@ -66,11 +66,8 @@ func KillAllSamples(ctx context.Context, cfg KillAllConfig, progress func(done i
 	}
 	return proveEach(ctx, len(problems), cfg.Proof.Workers, progress, func(i int) proved {
 		var r proved
-		r.add(ctx, problems[i].ID, problems[i], cfg.Proof)
+		r.add(ctx, problems[i].ID, KillAllName, problems[i], cfg.Proof)
 		r.samples = shallowest(r.samples, cfg.Proof.PerProblem)
-		for j := range r.samples {
-			r.samples[j].From = KillAllName
-		}
 		return r
 	})
 }

@@ -139,7 +139,7 @@ func prove(ctx context.Context, p Problem, cfg ProofConfig) proved {
 	var r proved
 	for _, living := range []game.Color{game.Black, game.White} {
 		if pr, ok := proofProblem(p, living); ok {
-			r.add(ctx, p.Name, pr, cfg)
+			r.add(ctx, p.Name, p.Name, pr, cfg)
 		}
 	}
 	r.samples = shallowest(r.samples, cfg.PerProblem)
@@ -147,15 +147,15 @@ func prove(ctx context.Context, p Problem, cfg ProofConfig) proved {
 }
 
 // add proves pr and adds the samples of its proof, where the mover must
-// act, named after name.
-func (r *proved) add(ctx context.Context, name string, pr *game.Problem, cfg ProofConfig) {
+// act, named after name and taken From from (see Problem.From).
+func (r *proved) add(ctx context.Context, name, from string, pr *game.Problem, cfg ProofConfig) {
 	r.solves++
 	res := rzs.Solve(ctx, pr, rzs.Options{Budget: cfg.Budget, Evaluator: cfg.Evaluator})
 	if res.Status == rzs.Unknown || res.Tree == nil {
 		return
 	}
 	r.proven++
-	labels := proofLabels(name, pr, res.Tree, cfg.MaxDepth)
+	labels := proofLabels(name, from, pr, res.Tree, cfg.MaxDepth)
 	r.labels += len(labels)
 	for _, l := range labels {
 		if critical(ctx, pr, l.Position, cfg) {
@@ -192,8 +192,9 @@ func proofProblem(p Problem, living game.Color) (*game.Problem, bool) {
 
 // proofLabels walks a proof tree from the problem's start and returns a
 // sample at every node, at most maxDepth moves deep, where the side to move
-// is the proven winner and wins by a board move.
-func proofLabels(name string, pr *game.Problem, tree *rzs.ProofTree, maxDepth int) []Problem {
+// is the proven winner and wins by a board move, named after name and
+// taken From from.
+func proofLabels(name, from string, pr *game.Problem, tree *rzs.ProofTree, maxDepth int) []Problem {
 	var out []Problem
 	living := pr.Living()
 	var walk func(t *rzs.ProofTree, pos *game.Position, depth int)
@@ -208,7 +209,7 @@ func proofLabels(name string, pr *game.Problem, tree *rzs.ProofTree, maxDepth in
 			}
 			if moverWins && c.Move != game.Pass {
 				out = append(out, Problem{Name: fmt.Sprintf("%s/%v-lives/%d", name, living, len(out)),
-					Position: pos.Copy(), Answer: c.Move, From: name, Depth: depth})
+					Position: pos.Copy(), Answer: c.Move, From: from, Depth: depth})
 			}
 			next := pos.Copy()
 			if err := next.Play(c.Move); err != nil {
