@@ -50,10 +50,7 @@ type RZTSolve struct {
 // task in order.
 func RZTProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit func(RZTRow) error) error {
 	cfg.Algo, cfg.Threads, cfg.RZT, cfg.Workers = AlgoMCTS, 1, RZTNone, 1
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("evaluate: rzt: %w", err)
-	}
-	if err := cfg.checkNet(); err != nil {
+	if err := cfg.validateLoaded(); err != nil {
 		return fmt.Errorf("evaluate: rzt: %w", err)
 	}
 	cfg = cfg.withDefaults()

@@ -153,9 +153,13 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	return c
 }
 
-// checkNet catches net_with without a network: Validate cannot, as the
-// network is loaded after the options are read.
-func (c SolveConfig) checkNet() error {
+// validateLoaded is Validate for a config about to solve, its network
+// loaded: it also catches net_with without a network, which Validate
+// cannot, as the network is loaded after the options are read.
+func (c SolveConfig) validateLoaded() error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
 	if c.NetWith != "" && c.Net == nil {
 		return &SolveConfigError{"net_with", "names what goes with a network, and no network was given"}
 	}
@@ -352,10 +356,7 @@ type Solved struct {
 // unfinished), and ctx's error is returned. An emit error stops everything
 // and is returned.
 func SolveProblems(ctx context.Context, tasks []SolveTask, cfg SolveConfig, emit func(Solved) error) error {
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("evaluate: solve: %w", err)
-	}
-	if err := cfg.checkNet(); err != nil {
+	if err := cfg.validateLoaded(); err != nil {
 		return fmt.Errorf("evaluate: solve: %w", err)
 	}
 	cfg = cfg.withDefaults()
