@@ -61,8 +61,11 @@ func TestKillAllSamples(t *testing.T) {
 		if err := pos.Play(s.Answer); err != nil {
 			t.Fatal(err)
 		}
-		pr := &game.Problem{ID: s.Name, Start: pos, Answer: game.NoPoint, Region: pos.Board.AllPoints()}
-		pr.Goal[game.Black], pr.Goal[game.White] = game.GoalKillAll, game.GoalLiveAny
+		pr, err := game.KillAll(pos.Board.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.Start = pos
 		res := rzs.Solve(context.Background(), pr, rzs.Options{Budget: 20000, Evaluator: rzs.LD{}})
 		if res.Status == rzs.Unknown {
 			continue
