@@ -31,38 +31,26 @@ func (b *batchRecorder) EvaluateBatch(reqs []EvalRequest) error {
 // search, never what it proves. It also checks that the evaluator was
 // handed batches, with a batch evaluator and with a plain one.
 func TestBatchProvesSharedProblems(t *testing.T) {
-	cases := []struct{ set, id string }{{"killall7x7", "01"}, {"cho19-dev", "035"}, {"cho19-dev", "027"}}
-	for _, c := range cases {
-		t.Run(c.set+"/"+c.id, func(t *testing.T) {
-			for _, pr := range sharedProblems(t, c.set) {
-				if pr.ID != c.id {
-					continue
-				}
-				seq := Solve(context.Background(), pr, Options{Budget: 200000, Evaluator: LDB()})
-				if seq.Status == Unknown {
-					t.Fatalf("one-leaf search did not prove %s in %d nodes", pr.ID, seq.Nodes)
-				}
-				rec := &batchRecorder{Evaluator: LDB()}
-				for _, eval := range []Evaluator{rec, LDB()} {
-					res := Solve(context.Background(), pr, Options{Budget: 200000, Evaluator: eval, Batch: 8})
-					if res.Status != seq.Status {
-						t.Fatalf("batch 8 (%T): %v in %d nodes, one leaf: %v in %d nodes", eval, res.Status, res.Nodes, seq.Status, seq.Nodes)
-					}
-					if want := pr.Winner == pr.Living(); (res.Status == Win) != want {
-						t.Fatalf("batch 8 proves %v, the file's winner is %v", res.Status, pr.Winner)
-					}
-					if res.FirstMove == game.NoPoint {
-						t.Fatalf("batch 8 proved %v without a first move", res.Status)
-					}
-					t.Logf("%s: one leaf %d nodes, batch 8 (%T) %d nodes", pr.ID, seq.Nodes, eval, res.Nodes)
-				}
-				if rec.most < 2 {
-					t.Fatalf("batch evaluator got %d leaves in %d calls (at most %d at once), want batches of more than one", rec.leaves, rec.calls, rec.most)
-				}
-				t.Logf("%s: %d leaves in %d batch calls (mean %.1f, most %d)", pr.ID, rec.leaves, rec.calls, float64(rec.leaves)/float64(rec.calls), rec.most)
+	forSharedProofs(t, func(t *testing.T, pr *game.Problem, seq Result) {
+		rec := &batchRecorder{Evaluator: LDB()}
+		for _, eval := range []Evaluator{rec, LDB()} {
+			res := Solve(context.Background(), pr, Options{Budget: 200000, Evaluator: eval, Batch: 8})
+			if res.Status != seq.Status {
+				t.Fatalf("batch 8 (%T): %v in %d nodes, one leaf: %v in %d nodes", eval, res.Status, res.Nodes, seq.Status, seq.Nodes)
 			}
-		})
-	}
+			if want := pr.Winner == pr.Living(); (res.Status == Win) != want {
+				t.Fatalf("batch 8 proves %v, the file's winner is %v", res.Status, pr.Winner)
+			}
+			if res.FirstMove == game.NoPoint {
+				t.Fatalf("batch 8 proved %v without a first move", res.Status)
+			}
+			t.Logf("%s: one leaf %d nodes, batch 8 (%T) %d nodes", pr.ID, seq.Nodes, eval, res.Nodes)
+		}
+		if rec.most < 2 {
+			t.Fatalf("batch evaluator got %d leaves in %d calls (at most %d at once), want batches of more than one", rec.leaves, rec.calls, rec.most)
+		}
+		t.Logf("%s: %d leaves in %d batch calls (mean %.1f, most %d)", pr.ID, rec.leaves, rec.calls, float64(rec.leaves)/float64(rec.calls), rec.most)
+	})
 }
 
 // cancelAfter is an evaluator that cancels a context at its n-th call.
