@@ -27,7 +27,6 @@ type memTree struct {
 	pointRank []int16      // point -> region rank (-1 outside)
 	words     int          // bitset words of a block
 	scratch   []game.Point
-	priorBuf  []float32
 	palBuf    []uint32
 	// virtual counts, while several leaves are in flight (the parallel
 	// form, a batch), the leaves' paths through a record (flagVirtual
