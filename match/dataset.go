@@ -42,7 +42,7 @@ func writeDataset(dir string, sum *Summary, st settings) error {
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	w, err := datasets.NewWriter(dir, datasets.MatchResultsSchema(), datasets.WriterOptions{})
+	w, err := datasets.NewWriter(dir, rec.Schema(), datasets.WriterOptions{})
 	if err != nil {
 		return err
 	}
