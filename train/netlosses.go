@@ -26,11 +26,12 @@ const (
 // WriteLosses writes the loss curve as <dir>/losses.arrow and returns its
 // manifest entry.
 func WriteLosses(dir string, losses []LossPoint) (datasets.FileEntry, error) {
-	f, err := datasets.CreateFile(dir, LossesName, datasets.NetworkLossesSchema())
+	schema := datasets.NetworkLossesSchema()
+	f, err := datasets.CreateFile(dir, LossesName, schema)
 	if err != nil {
 		return datasets.FileEntry{}, fmt.Errorf("train: %w", err)
 	}
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), datasets.NetworkLossesSchema())
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
 	defer b.Release()
 	for _, l := range losses {
 		b.Field(0).(*array.Int64Builder).Append(int64(l.Step))
