@@ -173,9 +173,6 @@ func (s *Search[S]) Forget(id NodeID) {
 	}
 }
 
-// Tree returns the tree searched.
-func (s *Search[S]) Tree() SearchTree { return s.tree }
-
 // Status returns what the search knows of node id.
 func (s *Search[S]) Status(id NodeID) Status {
 	if int(id) >= len(s.status) {
