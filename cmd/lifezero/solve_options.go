@@ -4,11 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"reflect"
-	"strings"
 	"time"
 
 	"lifezero/evaluate"
+	"lifezero/internal/optflags"
 	"lifezero/neteval"
 	"lifezero/pipelines"
 	"lifezero/rzs"
@@ -102,41 +101,18 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	return cfg, nil
 }
 
-// bindFlags registers a flag for every option on fs, named after its param
-// and described by its help, with o's values as defaults. rz and tt, on by
-// default, are turned off by --no-rz and --no-tt.
-func (o *solveOptions) bindFlags(fs *flag.FlagSet) error {
-	v := reflect.ValueOf(o).Elem()
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, help := flagName(f.Tag.Get("yaml")), f.Tag.Get("help")
-		switch p := v.Field(i).Addr().Interface().(type) {
-		case *int:
-			fs.IntVar(p, name, *p, help)
-		case *string:
-			fs.StringVar(p, name, *p, help)
-		case *bool:
-			if *p {
-				fs.BoolFunc("no-"+name, "turn off: "+help, func(string) error { *p = false; return nil })
-			} else {
-				fs.BoolVar(p, name, false, help)
-			}
-		default:
-			return fmt.Errorf("solveOptions.%s: a %s option has no flag", f.Name, f.Type)
-		}
-	}
-	return nil
-}
+// bindFlags registers a flag for every option on fs (optflags.Bind), with
+// o's values as defaults; rz and tt, on by default, are turned off by
+// --no-rz and --no-tt.
+func (o *solveOptions) bindFlags(fs *flag.FlagSet) error { return optflags.Bind(fs, o) }
 
 // flagName is the flag of a param.
-func flagName(param string) string { return strings.ReplaceAll(param, "_", "-") }
+func flagName(param string) string { return optflags.FlagName(param) }
 
 // flagError turns config's ParamError into a usage error naming the flag.
 func flagError(err error) error {
-	var pe *pipelines.ParamError
-	if errors.As(err, &pe) {
-		return usagef("--%s %s", flagName(pe.Key), pe.Msg)
+	if msg, ok := optflags.Error(err); ok {
+		return usagef("%s", msg)
 	}
 	return err
 }
