@@ -281,7 +281,9 @@ func (t *lfrTrainer) drawUniform(s *Sample) {
 
 // drawSoftmax leaves in t.others negatives other moves of s drawn with
 // replacement, each with probability ∝ exp(y/temperature) under the model
-// before this position's steps.
+// before this position's steps. Unlike mcts.DrawWeighted (one draw, a
+// linear walk) it draws many times from one distribution, so it builds the
+// cumulative weights once and finds each draw by binary search.
 func (t *lfrTrainer) drawSoftmax(s *Sample) {
 	t.others, t.weights = t.others[:0], nil
 	nc := len(s.Candidates)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"lifezero/mcts"
 )
 
 // The helpers here generate samples from a known ("true") model, so that the
@@ -24,21 +26,11 @@ func (s synth) samples(rng *rand.Rand, n int) Samples {
 	weights := make([]float64, s.candidates)
 	for i := range out {
 		cands := make([]Candidate, s.candidates)
-		total := 0.0
 		for j := range cands {
 			cands[j] = s.draw(rng)
 			weights[j] = math.Exp(s.logStrength(cands[j]))
-			total += weights[j]
 		}
-		x := rng.Float64() * total
-		played := len(cands) - 1
-		for j, w := range weights {
-			if x < w {
-				played = j
-				break
-			}
-			x -= w
-		}
+		played := mcts.DrawWeighted(rng, weights)
 		out[i] = Sample{Candidates: cands, Played: played, MoveNumber: i % 300}
 	}
 	return out

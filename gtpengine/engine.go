@@ -13,6 +13,7 @@ import (
 
 	"lifezero/game"
 	"lifezero/gtp"
+	"lifezero/mcts"
 )
 
 // Options configure an Engine.
@@ -45,6 +46,7 @@ type Engine struct {
 	byName   map[string]int
 	moves    []game.Point
 	scores   []float64
+	weights  []float64 // pick's softmax weights
 }
 
 // command is one GTP command: run gets the arguments and returns the
@@ -252,15 +254,12 @@ func (e *Engine) pick(scores []float64, sample bool) (int, error) {
 		return e.rng.IntN(len(scores)), nil // every move ruled out: any will do
 	}
 	if sample {
-		total := 0.0
+		e.weights = e.weights[:0]
 		for _, s := range scores {
-			total += math.Exp(s - best)
+			e.weights = append(e.weights, math.Exp(s-best))
 		}
-		r := e.rng.Float64() * total
-		for i, s := range scores {
-			if r -= math.Exp(s - best); r < 0 {
-				return i, nil
-			}
+		if i := mcts.DrawWeighted(e.rng, e.weights); i >= 0 {
+			return i, nil
 		}
 	}
 	n, pick := 0, 0

@@ -41,6 +41,7 @@ type search struct {
 	alpha   float64
 	eps     float64
 	rng     *rand.Rand
+	weights []float64 // choose's per-child weights, kept for the next move
 }
 
 // newSearch starts the search of root. spare, if not nil, is a search no
@@ -52,7 +53,7 @@ func newSearch(start Start, root *game.Position, standing game.PointSet, g *game
 		s = &search{}
 	}
 	*s = search{
-		start: start, living: pr.Living(), root: root, standing: standing, tree: s.tree, core: s.core,
+		start: start, living: pr.Living(), root: root, standing: standing, tree: s.tree, core: s.core, weights: s.weights,
 		trackCrucial: pr.Goal[pr.Living()] == game.GoalLive,
 		ftl:          root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
 		alpha: g.alpha, eps: g.eps, rng: rng,
@@ -166,37 +167,36 @@ func (s *search) choose(sample bool, policySize int) (game.Point, []float32) {
 	for _, c := range kids {
 		total += int(s.tree.Node(c).Visits)
 	}
-	weight := func(c mcts.NodeID) float64 {
+	weights := s.weights[:0]
+	for _, c := range kids {
 		if total == 0 {
-			return float64(s.tree.Node(c).Prior)
+			weights = append(weights, float64(s.tree.Node(c).Prior))
+		} else {
+			weights = append(weights, float64(s.tree.Node(c).Visits))
 		}
-		return float64(s.tree.Node(c).Visits)
 	}
+	s.weights = weights
 	var sum float64
-	for _, c := range kids {
-		sum += weight(c)
+	for _, w := range weights {
+		sum += w
 	}
-	for _, c := range kids {
+	for i, c := range kids {
 		if k := nn.MoveIndex(&s.root.Board, s.tree.Node(c).Move); k >= 0 && k < policySize && sum > 0 {
-			policy[k] = float32(weight(c) / sum)
+			policy[k] = float32(weights[i] / sum)
 		}
 	}
-	best := kids[0]
-	if sample && sum > 0 {
-		r := s.rng.Float64() * sum
-		for _, c := range kids {
-			best = c
-			if r -= weight(c); r < 0 {
-				break
-			}
-		}
-	} else {
-		for _, c := range kids[1:] {
-			bn, cn := s.tree.Node(best), s.tree.Node(c)
-			if weight(c) > weight(best) || (weight(c) == weight(best) && cn.Prior > bn.Prior) {
-				best = c
+	best := -1
+	if sample {
+		best = mcts.DrawWeighted(s.rng, weights) // -1 when nothing has weight
+	}
+	if best < 0 {
+		best = 0
+		for i := 1; i < len(kids); i++ {
+			bp, cp := s.tree.Node(kids[best]).Prior, s.tree.Node(kids[i]).Prior
+			if weights[i] > weights[best] || (weights[i] == weights[best] && cp > bp) {
+				best = i
 			}
 		}
 	}
-	return s.tree.Node(best).Move, policy
+	return s.tree.Node(kids[best]).Move, policy
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"lifezero/game"
+	"lifezero/mcts"
 )
 
 // KillAllConfig configures KillAllSamples.
@@ -146,18 +147,8 @@ func inner(b *game.Board, rng *rand.Rand) game.Point {
 // sample draws an index with probability proportional to w (uniformly
 // when w has no mass).
 func sample(w []float32, rng *rand.Rand) int {
-	var sum float64
-	for _, x := range w {
-		sum += float64(max(x, 0))
+	if i := mcts.DrawWeighted(rng, w); i >= 0 {
+		return i
 	}
-	if sum <= 0 {
-		return rng.IntN(len(w))
-	}
-	r := rng.Float64() * sum
-	for i, x := range w {
-		if r -= float64(max(x, 0)); r < 0 {
-			return i
-		}
-	}
-	return len(w) - 1
+	return rng.IntN(len(w))
 }
