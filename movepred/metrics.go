@@ -20,7 +20,8 @@ type Options struct {
 }
 
 const (
-	defaultPhaseSize = 50
+	// DefaultPhaseSize is paper 004's game phase: 50 moves.
+	DefaultPhaseSize = 50
 	defaultMaxK      = 10
 	// minLogProb floors one position's log-likelihood (about ln 1e-304), so
 	// that a move a player deems impossible cannot make the mean infinite.
@@ -32,7 +33,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("phase_size %d, max_k %d: want >= 0 (0 for the default)", o.PhaseSize, o.MaxK)
 	}
 	if o.PhaseSize == 0 {
-		o.PhaseSize = defaultPhaseSize
+		o.PhaseSize = DefaultPhaseSize
 	}
 	if o.MaxK == 0 {
 		o.MaxK = defaultMaxK

@@ -38,9 +38,13 @@ type Meta struct {
 	Iterations     int      `json:"iterations"`
 }
 
+// DefaultFolds is the cross-validation folds measuring a model when
+// TrainConfig.Folds is 0.
+const DefaultFolds = 9
+
 // TrainConfig configures Train.
 type TrainConfig struct {
-	Folds int  // cross-validation folds measuring the model (0: 9)
+	Folds int  // cross-validation folds measuring the model (0: DefaultFolds)
 	NoLD  bool // train on the Fuego-style features only (an ablation)
 	BT    featmodel.BTConfig
 	// Extra are further samples to fit, each taken From a book problem
@@ -60,7 +64,7 @@ type TrainConfig struct {
 func Train(ctx context.Context, problems []Problem, set *features.Extractor, cfg TrainConfig) (*featmodel.BTModel, Meta, error) {
 	k := cfg.Folds
 	if k <= 0 {
-		k = 9
+		k = DefaultFolds
 	}
 	if k < 2 || k > len(problems) {
 		return nil, Meta{}, fmt.Errorf("tsumego: %d folds for %d problems", k, len(problems))
