@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"lifezero/features"
+	"lifezero/internal/optflags"
 )
 
 func cmdFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -24,9 +25,12 @@ func cmdFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // cmdFeaturesList prints the features of a feature set: id, group, name.
 func cmdFeaturesList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("features list", "features list [--set FILE] [--no-libs] [--groups] [--describe]", stderr)
+	fs := newFlagSet("features list", "features list [--set FILE] [--no-pattern3-liberties] [--groups] [--describe]", stderr)
 	setFile := fs.String("set", "", "feature set `file` (JSON, saved with a trained model); default: the built-in set")
-	noLibs := fs.Bool("no-libs", false, "built-in set: 3x3 patterns without the liberties of adjacent blocks")
+	builtin := defaultFeatureSetOptions() // as the movecands stage's params
+	if err := optflags.Bind(fs, &builtin); err != nil {
+		return err
+	}
 	groups := fs.Bool("groups", false, "list the groups (first id, count, meaning) instead of the features")
 	describe := fs.Bool("describe", false, "draw each pattern under its name")
 	rest, err := parseArgs(fs, args)
@@ -40,9 +44,7 @@ func cmdFeaturesList(ctx context.Context, args []string, stdout, stderr io.Write
 	if *setFile != "" {
 		e, err = features.Load(*setFile)
 	} else {
-		cfg := features.DefaultConfig()
-		cfg.Pattern3Liberties = !*noLibs
-		e, err = features.New(cfg)
+		e, err = builtin.builtinSet()
 	}
 	if err != nil {
 		return err

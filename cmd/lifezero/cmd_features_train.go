@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,68 +17,10 @@ import (
 
 	"lifezero/evaluate"
 	"lifezero/featmodel"
+	"lifezero/internal/optflags"
 	"lifezero/movecands"
 	"lifezero/pipelines"
 )
-
-// FeatureTrainConfig is what "features train" and the features-train stage
-// share: which model, and how to train it. Zero values take the train
-// package's defaults.
-type FeatureTrainConfig struct {
-	Model        string  `yaml:"model" help:"the model: bt (Bradley-Terry by MM), lfr (latent factor ranking) or fbt (factorization Bradley-Terry)"`
-	Epochs       int     `yaml:"epochs" help:"passes over the data; bt: MM iterations (0: the model's default, bt 200 with tolerance, lfr 10, fbt 2)"`
-	Factors      int     `yaml:"factors" help:"latent factors per feature, k (lfr, fbt; 0: 8)"`
-	LearningRate float64 `yaml:"learning_rate" help:"step size (lfr, fbt; 0: lfr 0.0005, fbt 0.1)"`
-	RegW         float64 `yaml:"reg_w" help:"L2 regularization of the feature weights (lfr, fbt)"`
-	RegV         float64 `yaml:"reg_v" help:"L2 regularization of the latent factors (lfr, fbt)"`
-	Sampling     string  `yaml:"sampling" help:"lfr: how the other moves paired with the played one are drawn: uniform, softmax (in proportion to exp(score/temperature) under the current model) or warp (uniformly until one scores within 1 of the played move, weighted by the rank that suggests) (empty: warp)"`
-	Negatives    int     `yaml:"negatives" help:"lfr: other legal moves paired with the played move per position and epoch (0: uniform all, softmax and warp 16)"`
-	Temperature  float64 `yaml:"temperature" help:"lfr, softmax sampling: the scores are divided by it before the softmax (0: 1)"`
-	Optimizer    string  `yaml:"optimizer" help:"lfr, fbt: sgd or adagrad (empty: lfr sgd, fbt adagrad)"`
-	Tolerance    float64 `yaml:"tolerance" help:"bt: stop once no log-gamma moves more than this in an iteration (0: run every iteration)"`
-	Seed         uint64  `yaml:"seed" help:"seed of the initial factors and the sample order (lfr, fbt)"`
-	InMemory     bool    `yaml:"in_memory" help:"lfr, fbt: load the positions in memory (exact shuffling, faster) instead of streaming them from disk every epoch (bt packs them in memory anyway)"`
-	// ShuffleBuffer bounds the memory of streaming: each position held costs
-	// its candidates' feature ids, tens of KB on 19x19.
-	ShuffleBuffer int `yaml:"shuffle_buffer" help:"lfr, fbt streamed from disk: positions held in the shuffle buffer, under a random order of the data files each epoch (0: 4096)"`
-
-	// init is a warm start for lfr and fbt (features train --init): a model
-	// of the same kind and feature set. Not a stage param.
-	init featmodel.Model
-}
-
-func defaultFeatureTrainConfig() FeatureTrainConfig {
-	return FeatureTrainConfig{Model: "bt", RegW: featmodel.DefaultFBTConfig().RegW, RegV: featmodel.DefaultFBTConfig().RegV,
-		Tolerance: featmodel.DefaultBTConfig().Tolerance, Seed: 1, InMemory: true}
-}
-
-func (c FeatureTrainConfig) check() error {
-	switch {
-	case c.Model != "bt" && c.Model != "lfr" && c.Model != "fbt":
-		return &pipelines.ParamError{Key: "model", Msg: fmt.Sprintf("%q: want bt, lfr or fbt", c.Model)}
-	case c.Epochs < 0:
-		return &pipelines.ParamError{Key: "epochs", Msg: "must not be negative"}
-	case c.Factors < 0:
-		return &pipelines.ParamError{Key: "factors", Msg: "must not be negative"}
-	case c.LearningRate < 0:
-		return &pipelines.ParamError{Key: "learning_rate", Msg: "must not be negative"}
-	case c.RegW < 0 || c.RegV < 0:
-		return &pipelines.ParamError{Key: "reg_w", Msg: "reg_w and reg_v must not be negative"}
-	case c.Sampling != "" && c.Sampling != featmodel.SamplingUniform && c.Sampling != featmodel.SamplingSoftmax && c.Sampling != featmodel.SamplingWARP:
-		return &pipelines.ParamError{Key: "sampling", Msg: fmt.Sprintf("%q: want uniform, softmax or warp", c.Sampling)}
-	case c.Negatives < 0:
-		return &pipelines.ParamError{Key: "negatives", Msg: "must not be negative"}
-	case c.Temperature < 0:
-		return &pipelines.ParamError{Key: "temperature", Msg: "must not be negative"}
-	case c.Optimizer != "" && c.Optimizer != featmodel.OptimizerAdagrad && c.Optimizer != featmodel.OptimizerSGD:
-		return &pipelines.ParamError{Key: "optimizer", Msg: fmt.Sprintf("%q: want adagrad or sgd", c.Optimizer)}
-	case c.Tolerance < 0:
-		return &pipelines.ParamError{Key: "tolerance", Msg: "must not be negative"}
-	case c.ShuffleBuffer < 0:
-		return &pipelines.ParamError{Key: "shuffle_buffer", Msg: "must not be negative"}
-	}
-	return nil
-}
 
 // trainOutcome is a trained model and how its training went.
 type trainOutcome struct {
@@ -96,9 +39,10 @@ func (o *trainOutcome) report() evaluate.FeatureTrainReport {
 }
 
 // trainFeatureModel trains the model cfg names on data, showing one step of
-// progress per epoch and logging each epoch's loss.
-func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTrainConfig, pr pipelines.Progress, log *slog.Logger) (*trainOutcome, error) {
-	if err := cfg.check(); err != nil {
+// progress per epoch and logging each epoch's loss. warm, if not nil, is a
+// warm start for lfr and fbt: a model of the same kind and feature set.
+func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg featuresTrainOptions, warm featmodel.Model, pr pipelines.Progress, log *slog.Logger) (*trainOutcome, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	var src featmodel.SampleSource = data
@@ -150,7 +94,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
 		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
 		c.Optimizer = orDefaultS(cfg.Optimizer, featmodel.OptimizerSGD)
-		c.Init, _ = cfg.init.(*featmodel.LFRModel)
+		c.Init, _ = warm.(*featmodel.LFRModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
 		}
@@ -173,7 +117,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg FeatureTra
 		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
 		c.Optimizer = orDefaultS(cfg.Optimizer, c.Optimizer)
 		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
-		c.Init, _ = cfg.init.(*featmodel.FBTModel)
+		c.Init, _ = warm.(*featmodel.FBTModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
 		}
@@ -259,67 +203,75 @@ func peakMemory() uint64 {
 }
 
 const featuresTrainSynopsis = "features train --model bt|lfr|fbt --data DATASET[,DATASET] --out WEIGHTS [--epochs N] [--factors K] " +
-	"[--lr X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer sgd|adagrad] [--tolerance X] [--seed N] [--stream] [--shuffle-buffer N] [--init WEIGHTS]"
+	"[--learning-rate X] [--reg-w X] [--reg-v X] [--sampling uniform|softmax|warp] [--negatives N] [--temperature X] [--optimizer sgd|adagrad] " +
+	"[--tolerance X] [--seed N] [--no-in-memory] [--shuffle-buffer N] [--init WEIGHTS]"
+
+// featuresTrainFlags are the parsed flags of "lifezero features train":
+// the training options (shared with the features-train stage) and the
+// command's own inputs and output.
+type featuresTrainFlags struct {
+	opts     featuresTrainOptions
+	data     stringList
+	out      string
+	initPath string
+}
+
+func parseFeaturesTrainFlags(args []string, stderr io.Writer) (*featuresTrainFlags, error) {
+	fs := newFlagSet("features train", featuresTrainSynopsis, stderr)
+	f := &featuresTrainFlags{opts: defaultFeaturesTrainOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.Var(&f.data, "data", "movecands `DATASET` to train on (repeatable; required)")
+	fs.StringVar(&f.out, "out", "", "write the weights to `FILE` (required); the loss curve goes to FILE without its extension + -loss.png")
+	fs.StringVar(&f.initPath, "init", "", "lfr, fbt: continue training from the weights in `FILE` (a model of the same kind, trained on the same feature set) instead of fresh factors")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(rest) > 0:
+		return nil, usagef("features train takes no arguments, got %q", rest)
+	// The stage defaults to bt; a command line names what it trains.
+	case !flagGiven(fs, "model"):
+		return nil, usagef("--model bt|lfr|fbt is required")
+	case len(f.data) == 0:
+		return nil, usagef("--data DATASET is required")
+	case f.out == "":
+		return nil, usagef("--out FILE is required")
+	}
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	return f, nil
+}
 
 // cmdFeaturesTrain trains a feature model on movecands datasets and writes
 // its weights, and the loss curve as a PNG next to them.
 func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("features train", featuresTrainSynopsis, stderr)
-	cfg := defaultFeatureTrainConfig()
-	var data stringList
-	fs.StringVar(&cfg.Model, "model", "", "`model` to train: bt, lfr or fbt (required)")
-	fs.Var(&data, "data", "movecands `DATASET` to train on (repeatable; required)")
-	out := fs.String("out", "", "write the weights to `FILE` (required); the loss curve goes to FILE without its extension + -loss.png")
-	fs.IntVar(&cfg.Epochs, "epochs", 0, "passes over the data, bt: MM iterations (0: the model's default)")
-	fs.IntVar(&cfg.Factors, "factors", 0, "latent factors k of lfr and fbt (0: 8)")
-	fs.Float64Var(&cfg.LearningRate, "lr", 0, "learning rate of lfr and fbt (0: the model's default)")
-	fs.Float64Var(&cfg.RegW, "reg-w", cfg.RegW, "L2 regularization of the weights (lfr, fbt)")
-	fs.Float64Var(&cfg.RegV, "reg-v", cfg.RegV, "L2 regularization of the factors (lfr, fbt)")
-	fs.StringVar(&cfg.Sampling, "sampling", "", "lfr: how other moves are paired with the played one: uniform, softmax or warp (default warp)")
-	fs.IntVar(&cfg.Negatives, "negatives", 0, "lfr: other moves paired with the played one per position (0: uniform all, softmax and warp 16)")
-	fs.Float64Var(&cfg.Temperature, "temperature", 0, "lfr, softmax sampling: divides the scores before the softmax (0: 1)")
-	fs.StringVar(&cfg.Optimizer, "optimizer", "", "lfr, fbt: sgd or adagrad (default: lfr sgd, fbt adagrad)")
-	fs.Float64Var(&cfg.Tolerance, "tolerance", cfg.Tolerance, "bt: stop when no log-gamma moves more than this")
-	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial factors and the sample order")
-	stream := fs.Bool("stream", false, "stream the positions from disk every epoch instead of loading them in memory")
-	fs.IntVar(&cfg.ShuffleBuffer, "shuffle-buffer", 0, "lfr, fbt with --stream: positions in the shuffle buffer (0: 4096; tens of KB each on 19x19)")
-	initPath := fs.String("init", "", "lfr, fbt: continue training from the weights in `FILE` (a model of the same kind, trained on the same feature set) instead of fresh factors")
-	rest, err := parseArgs(fs, args)
+	f, err := parseFeaturesTrainFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(rest) > 0:
-		return usagef("features train takes no arguments, got %q", rest)
-	case cfg.Model == "":
-		return usagef("--model bt|lfr|fbt is required")
-	case len(data) == 0:
-		return usagef("--data DATASET is required")
-	case *out == "":
-		return usagef("--out FILE is required")
-	}
-	cfg.InMemory = !*stream
-	if err := cfg.check(); err != nil {
-		return usagef("%v", err)
-	}
-	if *initPath != "" {
-		if cfg.init, err = loadInitModel(*initPath, cfg.Model); err != nil {
+	var warm featmodel.Model
+	if f.initPath != "" {
+		if warm, err = loadInitModel(f.initPath, f.opts.Model); err != nil {
 			return err
 		}
 	}
-	d, err := movecands.Open(data...)
+	d, err := movecands.Open(f.data...)
 	if err != nil {
 		return err
 	}
 	log := newLogger(stderr, false)
-	o, err := trainFeatureModel(ctx, d, cfg, commandProgress(stderr, log, "features train"), log)
+	o, err := trainFeatureModel(ctx, d, f.opts, warm, commandProgress(stderr, log, "features train"), log)
 	if err != nil {
 		return err
 	}
-	if err := featmodel.SaveModel(*out, o.Model); err != nil {
+	if err := featmodel.SaveModel(f.out, o.Model); err != nil {
 		return err
 	}
-	plot := lossPlotPath(*out)
+	plot := lossPlotPath(f.out)
 	if err := evaluate.SaveLinePlotAs(plot, evaluate.LossCurve(o.Model.Name(), o.Info.Loss)); err != nil {
 		return err
 	}
@@ -329,8 +281,15 @@ func cmdFeaturesTrain(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stdout, "trained %s on %d positions (%d feature ids): %d epochs in %.1f s, peak memory %.0f MB, final %s %.4f\n",
 		o.Model.Name(), o.Samples, o.Features, o.Info.Epochs, o.Seconds, float64(o.PeakBytes)/(1<<20), evaluate.LossName(o.Model.Name()), last)
-	fmt.Fprintf(stdout, "  settings: %s\n  wrote %s and %s\n", o.Settings, *out, plot)
+	fmt.Fprintf(stdout, "  settings: %s\n  wrote %s and %s\n", o.Settings, f.out, plot)
 	return nil
+}
+
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // loadInitModel reads the weights a warm start continues from and checks

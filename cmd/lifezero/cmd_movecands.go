@@ -12,65 +12,87 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/features"
+	"lifezero/internal/optflags"
 	"lifezero/movecands"
 	"lifezero/pipelines"
 	"lifezero/progress"
 )
 
-const featuresBuildSynopsis = "features build --out DIR [--from DATE] [--to DATE] [--max-games N] [--positions-per-game K] [--seed S] " +
-	"[--features FILE|DATASET] [--learn-diamonds MIN] [--learn-shapes MIN] [--no-libs] [--workers N] INPUT..."
+const featuresBuildSynopsis = "features build --out DIR [--from-date DATE] [--to-date DATE] [--max-games N] [--positions-per-game K] [--seed S] " +
+	"[--features FILE|DATASET] [--learn-diamonds MIN] [--learn-shapes MIN] [--no-pattern3-liberties] [--rows-per-file N] [--appended-only] [--workers N] INPUT..."
+
+// featuresBuildFlags are the parsed flags of "lifezero features build": the
+// build options (shared with the movecands stage) and the command's own
+// inputs and output.
+type featuresBuildFlags struct {
+	opts    moveCandsOptions
+	out     string
+	setPath string
+	workers int
+	inputs  []string
+}
+
+func parseFeaturesBuildFlags(args []string, stderr io.Writer) (*featuresBuildFlags, error) {
+	fs := newFlagSet("features build", featuresBuildSynopsis, stderr)
+	f := &featuresBuildFlags{opts: defaultMoveCandsOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.StringVar(&f.out, "out", "", "write the movecands dataset to `DIR` (required)")
+	fs.StringVar(&f.setPath, "features", "", "feature set: a JSON `file`, or a movecands dataset whose set to reuse (default: the built-in set)")
+	fs.IntVar(&f.workers, "workers", 0, "games replayed in parallel (0: one per CPU)")
+	inputs, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case f.out == "":
+		return nil, usagef("--out DIR is required")
+	case len(inputs) == 0:
+		return nil, usagef("name at least one games dataset, SGF file or directory of SGF files")
+	}
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	f.inputs = inputs
+	return f, nil
+}
 
 // cmdFeaturesBuild builds a movecands dataset (the candidate moves of sampled
 // positions with their features) from games datasets or SGF files.
 func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("features build", featuresBuildSynopsis, stderr)
-	out := fs.String("out", "", "write the movecands dataset to `DIR` (required)")
-	from := fs.String("from", "", "keep games dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)")
-	to := fs.String("to", "", "keep games dated on or before `DATE`")
-	maxGames := fs.Int("max-games", 0, "sample `N` of the games in range (0: all)")
-	perGame := fs.Int("positions-per-game", 0, "sample `K` positions per game (0: all)")
-	seed := fs.Uint64("seed", 1, "`seed` of the sampling")
-	setPath := fs.String("features", "", "feature set: a JSON `file`, or a movecands dataset whose set to reuse (default: the built-in set)")
-	learn := fs.Int64("learn-diamonds", 0, "learn diamonds seen at least `MIN` times in the played moves of the sampled games (0: none)")
-	learnShapes := fs.Int64("learn-shapes", 0, "learn large shape patterns (sizes 5-14) seen at least `MIN` times in the played moves of the sampled games (0: none)")
-	noLibs := fs.Bool("no-libs", false, "built-in set: 3x3 patterns without the liberties of adjacent blocks")
-	workers := fs.Int("workers", 0, "games replayed in parallel (0: one per CPU)")
-	inputs, err := parseArgs(fs, args)
+	f, err := parseFeaturesBuildFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	switch {
-	case *out == "":
-		return usagef("--out DIR is required")
-	case len(inputs) == 0:
-		return usagef("name at least one games dataset, SGF file or directory of SGF files")
-	}
-	dates := datasets.DateRange{From: *from, To: *to}
-	if err := dates.Check(); err != nil {
-		return usagef("%v", err)
-	}
-	e, err := featureSetFrom(*setPath, *noLibs)
+	e, err := featureSetFrom(f.setPath, f.opts.FeatureSetOptions)
 	if err != nil {
 		return err
 	}
 	log := newLogger(stderr, false)
 	pr := commandProgress(stderr, log, "features build")
-	gameDirs, cleanup, err := gamesInputs(ctx, inputs, dates, pr, log)
+	opts := f.opts.build(e)
+	gameDirs, cleanup, err := gamesInputs(ctx, f.inputs, opts.Dates, pr, log)
 	defer cleanup()
 	if err != nil {
 		return err
 	}
+	if f.opts.AppendedOnly {
+		views, cleanup, err := appendedViews(gameDirs)
+		defer cleanup()
+		if err != nil {
+			return err
+		}
+		gameDirs = views
+	}
 	skipped := 0
-	m, err := movecands.Build(ctx, gameDirs, *out, movecands.Options{
-		Features: e, LearnDiamonds: *learn, LearnShapes: *learnShapes, Dates: dates, MaxGames: *maxGames, PositionsPerGame: *perGame,
-		Seed: *seed, Workers: *workers, Stage: "features-build",
-		Progress: progress.Counter(pr, "games"),
-		OnSkip: func(s movecands.SkippedGame) {
-			if skipped++; skipped <= 20 {
-				log.Warn("game skipped", "game", s.String())
-			}
-		},
-	})
+	opts.Workers, opts.Stage, opts.Progress = f.workers, "features-build", progress.Counter(pr, "games")
+	opts.OnSkip = func(s movecands.SkippedGame) {
+		if skipped++; skipped <= 20 {
+			log.Warn("game skipped", "game", s.String())
+		}
+	}
+	m, err := movecands.Build(ctx, gameDirs, f.out, opts)
 	pr.Finish()
 	if err != nil {
 		return err
@@ -79,7 +101,7 @@ func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	printBuildSummary(stdout, s, *out)
+	printBuildSummary(stdout, s, f.out)
 	return nil
 }
 
@@ -104,15 +126,13 @@ func commandProgress(stderr io.Writer, log *slog.Logger, what string) pipelines.
 }
 
 // featureSetFrom loads the feature set at path: a movecands dataset's, or a
-// JSON file; "" gives the built-in set.
-func featureSetFrom(path string, noLibs bool) (*features.Extractor, error) {
+// JSON file; "" gives the built-in set that o shapes.
+func featureSetFrom(path string, o FeatureSetOptions) (*features.Extractor, error) {
 	if path == "" {
-		cfg := features.DefaultConfig()
-		cfg.Pattern3Liberties = !noLibs
-		return features.New(cfg)
+		return o.builtinSet()
 	}
-	if noLibs {
-		return nil, usagef("--no-libs applies to the built-in set only, not to --features %s", path)
+	if o != defaultFeatureSetOptions() {
+		return nil, usagef("--no-pattern3-liberties applies to the built-in set only, not to --features %s", path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		m, err := datasets.ReadManifest(path)

@@ -11,6 +11,7 @@ import (
 
 	"lifezero/evaluate"
 	"lifezero/featmodel"
+	"lifezero/internal/optflags"
 	"lifezero/movecands"
 	"lifezero/movepred"
 	"lifezero/pipelines"
@@ -18,58 +19,76 @@ import (
 
 const movepredSynopsis = "movepred --data DATASET [--model WEIGHTS]... [--random] [--json] [--frequencies] [--report DIR] [--seed N] [--phase-size N]"
 
-// cmdMovepred evaluates feature models (and the random player) on the move
-// prediction of a movecands dataset.
-func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// movepredFlags are the parsed flags of "lifezero movepred": the
+// evaluation options (shared with the movepred stage) and the command's own
+// inputs and outputs.
+type movepredFlags struct {
+	opts         movepredOptions
+	data, models stringList
+	json         bool
+	report       string
+}
+
+func parseMovepredFlags(args []string, stderr io.Writer) (*movepredFlags, error) {
 	fs := newFlagSet("movepred", movepredSynopsis, stderr)
-	var data, models stringList
-	fs.Var(&data, "data", "movecands `DATASET` to evaluate on (repeatable; required)")
-	fs.Var(&models, "model", "feature-model weights `FILE` (repeatable)")
-	random := fs.Bool("random", false, "also evaluate the random legal player, the chance baseline")
-	asJSON := fs.Bool("json", false, "print one JSON object per player (player, positions, top1, top5, top_k, phase, ...) instead of tables")
-	freq := fs.Bool("frequencies", false, "count feature frequencies in legal, played and predicted moves (paper 004 Sec. 4.4; in the JSON)")
-	seed := fs.Uint64("seed", 1, "`seed` of the random player")
-	phase := fs.Int("phase-size", 50, "moves per game phase in the per-phase results")
-	report := fs.String("report", "", "also write the report section (tables, per-phase plot, feature frequencies) into `DIR`/report/")
+	f := &movepredFlags{opts: movepredCommandOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.Var(&f.data, "data", "movecands `DATASET` to evaluate on (repeatable; required)")
+	fs.Var(&f.models, "model", "feature-model weights `FILE` (repeatable)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per player (player, positions, top1, top5, top_k, phase, ...) instead of tables")
+	fs.StringVar(&f.report, "report", "", "also write the report section (tables, per-phase plot, feature frequencies) into `DIR`/report/")
 	rest, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case len(rest) > 0:
-		return usagef("movepred takes no arguments, got %q (models go after --model)", rest)
-	case len(data) == 0:
-		return usagef("--data DATASET is required")
-	case len(models) == 0 && !*random:
-		return usagef("name at least one player: --model WEIGHTS or --random")
-	case *phase < 1:
-		return usagef("--phase-size %d: want at least 1", *phase)
+		return nil, usagef("movepred takes no arguments, got %q (models go after --model)", rest)
+	case len(f.data) == 0:
+		return nil, usagef("--data DATASET is required")
+	case len(f.models) == 0 && !f.opts.Random:
+		return nil, usagef("name at least one player: --model WEIGHTS or --random")
 	}
-	d, err := movecands.Open(data...)
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	return f, nil
+}
+
+// cmdMovepred evaluates feature models (and the random player) on the move
+// prediction of a movecands dataset.
+func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseMovepredFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	rankers, err := modelRankers(models, d.NumFeatures())
+	d, err := movecands.Open(f.data...)
 	if err != nil {
 		return err
 	}
-	if *random {
-		rankers = append(rankers, movepred.NewRandom(rand.New(rand.NewPCG(*seed, 0x72616e64)))) // "rand"
+	rankers, err := modelRankers(f.models, d.NumFeatures())
+	if err != nil {
+		return err
+	}
+	if f.opts.Random {
+		rankers = append(rankers, movepred.NewRandom(rand.New(rand.NewPCG(f.opts.Seed, 0x72616e64)))) // "rand"
 	}
 	log := newLogger(stderr, false)
-	results, err := evaluatePlayers(ctx, d, rankers, movepred.Options{PhaseSize: *phase, Frequencies: *freq},
+	results, err := evaluatePlayers(ctx, d, rankers, f.opts.evalOptions(),
 		commandProgress(stderr, log, "movepred"))
 	if err != nil {
 		return err
 	}
-	if *report != "" {
+	if f.report != "" {
 		rep := evaluate.MovePredReport{Data: dataDescription(d), FeatureName: d.Features().Name}
-		if err := evaluate.WriteMovePredSection(*report, results, rep); err != nil {
+		if err := evaluate.WriteMovePredSection(f.report, results, rep); err != nil {
 			return err
 		}
-		log.Info("report section written", "dir", filepath.Join(*report, evaluate.ReportDir))
+		log.Info("report section written", "dir", filepath.Join(f.report, evaluate.ReportDir))
 	}
-	if *asJSON {
+	if f.json {
 		enc := json.NewEncoder(stdout)
 		for _, r := range results {
 			if err := enc.Encode(r); err != nil {

@@ -18,7 +18,7 @@ import (
 // the command line: 12 games of the given month, 6 positions each.
 func buildSampleCands(t *testing.T, dir, month string, extra ...string) {
 	t.Helper()
-	args := append([]string{"features", "build", "--out", dir, "--from", month, "--to", month,
+	args := append([]string{"features", "build", "--out", dir, "--from-date", month, "--to-date", month,
 		"--max-games", "12", "--positions-per-game", "6", "--seed", "3"}, extra...)
 	args = append(args, "../../samples/games")
 	code, out, errs := lifezero(t, args...)
@@ -62,7 +62,7 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 			args = append(args, "--sampling", "warp")
 		}
 		if model == "fbt" {
-			args = append(args, "--stream", "--shuffle-buffer", "5")
+			args = append(args, "--no-in-memory", "--shuffle-buffer", "5")
 		}
 		code, out, errs := lifezero(t, args...)
 		if code != 0 {
@@ -72,7 +72,7 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 			t.Errorf("features train lfr --sampling warp does not say it samples by WARP:\n%s", out)
 		}
 		if model == "fbt" && !strings.Contains(out, "streamed: files in random order, shuffle buffer 5") {
-			t.Errorf("features train fbt --stream --shuffle-buffer 5 does not say how it streamed:\n%s", out)
+			t.Errorf("features train fbt --no-in-memory --shuffle-buffer 5 does not say how it streamed:\n%s", out)
 		}
 		if !strings.Contains(out, "trained "+model+" on 72 positions") || !strings.Contains(out, "2 epochs") {
 			t.Errorf("features train %s:\n%s", model, out)
@@ -134,7 +134,7 @@ func TestFeaturesBuildTrainMovepred(t *testing.T) {
 
 	// A model of another feature set is refused.
 	other := filepath.Join(work, "other")
-	buildSampleCands(t, other, "2010-01", "--no-libs")
+	buildSampleCands(t, other, "2010-01", "--no-pattern3-liberties")
 	code, _, errs = lifezero(t, "movepred", "--data", other, "--model", weights[0])
 	if code != 1 || !strings.Contains(errs, "trained on another feature set") {
 		t.Errorf("model of another feature set: exit %d: %s", code, errs)
@@ -148,12 +148,12 @@ func TestMovepredCommandErrors(t *testing.T) {
 	}{
 		{[]string{"features", "build", "x.sgf"}, "--out DIR is required"},
 		{[]string{"features", "build", "--out", "x"}, "at least one games dataset"},
-		{[]string{"features", "build", "--out", "x", "--from", "2010-1", "y"}, `from "2010-1"`},
+		{[]string{"features", "build", "--out", "x", "--from-date", "2010-1", "y"}, `--from-date "2010-1"`},
 		{[]string{"features", "train", "--data", "x", "--out", "y"}, "--model bt|lfr|fbt is required"},
 		{[]string{"features", "train", "--model", "svm", "--data", "x", "--out", "y"}, `"svm": want bt, lfr or fbt`},
 		{[]string{"features", "train", "--model", "bt", "--out", "y"}, "--data DATASET is required"},
-		{[]string{"features", "train", "--model", "lfr", "--sampling", "hard", "--data", "x", "--out", "y"}, `param "sampling": "hard": want uniform, softmax or warp`},
-		{[]string{"features", "train", "--model", "fbt", "--shuffle-buffer", "-1", "--data", "x", "--out", "y"}, `param "shuffle_buffer": must not be negative`},
+		{[]string{"features", "train", "--model", "lfr", "--sampling", "hard", "--data", "x", "--out", "y"}, `--sampling "hard": want uniform, softmax or warp`},
+		{[]string{"features", "train", "--model", "fbt", "--shuffle-buffer", "-1", "--data", "x", "--out", "y"}, `--shuffle-buffer must not be negative`},
 		{[]string{"features", "frobnicate"}, "want: list, build or train"},
 		{[]string{"movepred", "--data", "x"}, "--model WEIGHTS or --random"},
 		{[]string{"movepred", "--random"}, "--data DATASET is required"},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lifezero/datasets"
+	"lifezero/internal/optflags"
 	"lifezero/pipelines"
 	"lifezero/progress"
 )
@@ -30,50 +31,69 @@ func cmdRecords(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return usagef("unknown subcommand %q (want: import, index, search, bench)", args[0])
 }
 
-func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("records import",
-		"records import --out DIR [--append] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--max N] [--skip-bad] PATH...", stderr)
-	out := fs.String("out", "", "write the games dataset to `DIR` (required)")
-	from := fs.String("from", "", "keep games dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)")
-	to := fs.String("to", "", "keep games dated on or before `DATE`")
-	maxGames := fs.Int("max", 0, "stop after `N` games (0: all)")
-	skipBad := fs.Bool("skip-bad", false, "skip malformed games instead of failing")
-	appendTo := fs.Bool("append", false, "add the games to the games dataset in DIR, skipping those it holds (same game id or same moves); atomic, rerun to resume")
+const recordsImportSynopsis = "records import --out DIR [--append] [--from-date DATE] [--to-date DATE] [--max-games N] [--rows-per-file N] [--skip-bad] PATH..."
+
+// recordsImportFlags are the parsed flags of "lifezero records import": the
+// import options (shared with the records-import stage), the output and
+// the records.
+type recordsImportFlags struct {
+	opts  recordsImportOptions
+	out   string
+	paths []string
+}
+
+func parseRecordsImportFlags(args []string, stderr io.Writer) (*recordsImportFlags, error) {
+	fs := newFlagSet("records import", recordsImportSynopsis, stderr)
+	f := &recordsImportFlags{opts: defaultRecordsImportOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.StringVar(&f.out, "out", "", "write the games dataset to `DIR` (required)")
 	paths, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if *out == "" {
-		return usagef("--out DIR is required")
+	if f.out == "" {
+		return nil, usagef("--out DIR is required")
 	}
 	if len(paths) == 0 {
-		return usagef("name at least one SGF file or directory")
+		return nil, usagef("name at least one SGF file or directory")
+	}
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	f.paths = paths
+	return f, nil
+}
+
+func cmdRecordsImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseRecordsImportFlags(args, stderr)
+	if err != nil {
+		return err
 	}
 	log := newLogger(stderr, false)
 	var pr pipelines.Progress = pipelines.NewLogProgress(log)
 	if isTerminal(stderr) {
 		pr = pipelines.NewBarProgress(stderr, "import")
 	}
-	opts := datasets.ImportOptions{
-		Inputs: paths, OutDir: *out, FromDate: *from, ToDate: *to, MaxGames: *maxGames, SkipBad: *skipBad,
-		Stage:    "records-import",
-		Progress: progress.Counter(pr, "SGF bytes"),
-		OnSkip:   func(s datasets.SkippedGame) { log.Warn("game skipped", slog.String("where", s.String())) },
-	}
-	if *appendTo {
+	opts := f.opts.importOptions()
+	opts.Inputs, opts.OutDir, opts.Stage = f.paths, f.out, "records-import"
+	opts.Progress = progress.Counter(pr, "SGF bytes")
+	opts.OnSkip = func(s datasets.SkippedGame) { log.Warn("game skipped", slog.String("where", s.String())) }
+	if f.opts.Append {
 		m, sum, err := datasets.AppendRecords(ctx, opts)
 		pr.Finish()
 		if err != nil {
 			return nameSkipBad(err, "add --skip-bad")
 		}
-		return printAppendSummary(stdout, m, sum, *out)
+		return printAppendSummary(stdout, m, sum, f.out)
 	}
 	m, err := datasets.ImportRecords(ctx, opts)
 	pr.Finish()
 	if err != nil {
 		return nameSkipBad(err, "add --skip-bad")
 	}
-	return printImportSummary(stdout, m, *out)
+	return printImportSummary(stdout, m, f.out)
 }
 
 // printAppendSummary reports one append: what it added, what it skipped

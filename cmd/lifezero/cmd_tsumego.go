@@ -7,57 +7,73 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lifezero/featmodel"
 	"lifezero/game"
+	"lifezero/internal/optflags"
 	"lifezero/rzs"
 	"lifezero/tsumego"
 )
 
 const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] [--proofs N [--proof-model DIR]] [--killall N] [--samples-from FILE]... COLLECTION"
 
+// tsumegoFlags are the parsed flags of "lifezero tsumego train": the
+// training options (shared with the tsumego-train stage) and the command's
+// own inputs and outputs.
+type tsumegoFlags struct {
+	opts        tsumegoOptions
+	out         string
+	exclude     stringList
+	proofModel  string
+	samplesFrom stringList
+	collection  string
+}
+
+func parseTsumegoFlags(args []string, stderr io.Writer) (*tsumegoFlags, error) {
+	fs := newFlagSet("tsumego train", tsumegoSynopsis, stderr)
+	f := &tsumegoFlags{opts: defaultTsumegoOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.StringVar(&f.out, "out", "", "write the model directory `DIR` (model.weights, features.json, tsumego.json): the solver's --features-model")
+	fs.Var(&f.exclude, "exclude", "problem `DIR`s (or files) to be measured: training problems whose stones appear in one of their positions are left out (repeatable)")
+	fs.StringVar(&f.proofModel, "proof-model", "", "order the --proofs searches by the solver's evaluator reweighted by the tsumego model in `DIR` (a previous tsumego train's --out), a second round of proofs")
+	fs.Var(&f.samplesFrom, "samples-from", "also fit the proof-labelled positions in `FILE`, the "+tsumego.SamplesFile+" of an earlier model (repeatable)")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(rest) != 1:
+		return nil, usagef("tsumego train: name one collection directory of first-move .sgf problems")
+	case f.out == "":
+		return nil, usagef("tsumego train: --out DIR is required")
+	case f.proofModel != "" && f.opts.Proofs == 0 && f.opts.KillAll == 0:
+		return nil, usagef("tsumego train: --proof-model goes with --proofs N or --killall N")
+	}
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	f.collection = rest[0]
+	return f, nil
+}
+
 func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "train" {
 		return usagef("want a subcommand: %s", tsumegoSynopsis)
 	}
-	fs := newFlagSet("tsumego train", tsumegoSynopsis, stderr)
-	out := fs.String("out", "", "write the model directory `DIR` (model.weights, features.json, tsumego.json): the solver's --features-model")
-	var exclude stringList
-	fs.Var(&exclude, "exclude", "problem `DIR`s (or files) to be measured: training problems whose stones appear in one of their positions are left out (repeatable)")
-	folds := fs.Int("folds", 9, "measure the model's move prediction by `K`-fold cross-validation before the final fit on all")
-	noLD := fs.Bool("no-ld", false, "train without the life-and-death features (an ablation)")
-	ladders := fs.Bool("ladders", false, "read ladders for the ladder features (a third of the solver's time per node; off, the ladder ids never fire)")
-	iters := fs.Int("iterations", featmodel.DefaultBTConfig().MaxIterations, "at most `N` MM iterations")
-	proofs := fs.Int("proofs", 0, "also fit positions labelled by the solver's own proofs of the problems: a search of `N` nodes per problem and living side (0: off)")
-	proofModel := fs.String("proof-model", "", "order the --proofs searches by the solver's evaluator reweighted by the tsumego model in `DIR` (a previous tsumego train's --out), a second round of proofs")
-	killall := fs.Int("killall", 0, "also fit positions labelled by the solver's proofs of `N` random 7x7 kill-all positions (budget: --proofs, or 5,000 nodes)")
-	var samplesFrom stringList
-	fs.Var(&samplesFrom, "samples-from", "also fit the proof-labelled positions in `FILE`, the "+tsumego.SamplesFile+" of an earlier model (repeatable)")
-	rest, err := parseArgs(fs, args[1:])
+	f, err := parseTsumegoFlags(args[1:], stderr)
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(rest) != 1:
-		return usagef("tsumego train: name one collection directory of first-move .sgf problems")
-	case *out == "":
-		return usagef("tsumego train: --out DIR is required")
-	case *proofModel != "" && *proofs == 0 && *killall == 0:
-		return usagef("tsumego train: --proof-model goes with --proofs N or --killall N")
-	}
-	p := tsumegoParams{Folds: *folds, LD: !*noLD, Ladders: *ladders, Iterations: *iters, Proofs: *proofs, KillAll: *killall}
-	if err := p.Validate(); err != nil {
-		return flagError(err)
-	}
 	var order rzs.Evaluator
-	if *proofModel != "" {
-		r, _, err := tsumego.LoadRanker(*proofModel)
+	if f.proofModel != "" {
+		r, _, err := tsumego.LoadRanker(f.proofModel)
 		if err != nil {
 			return fmt.Errorf("--proof-model: %w", err)
 		}
 		order = rzs.Learned{Base: rzs.LDB(), Ranker: r}
 	}
-	src := extraSources{order: order, files: samplesFrom}
-	meta, loaded, err := trainTsumego(ctx, p, src, rest[0], rest[0], exclude, *out, commandProgress(stderr, newLogger(stderr, false), "tsumego"))
+	src := extraSources{order: order, files: f.samplesFrom}
+	meta, loaded, err := trainTsumego(ctx, f.opts, src, f.collection, f.collection, f.exclude, f.out, commandProgress(stderr, newLogger(stderr, false), "tsumego"))
 	if err != nil {
 		return err
 	}
@@ -68,7 +84,7 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if meta.ProofSamples > 0 {
 		fmt.Fprintf(stdout, "%d positions labelled by the solver's proofs fitted besides the book's moves\n", meta.ProofSamples)
 	}
-	fmt.Fprintf(stdout, "model on all %d problems (%d MM iterations) written to %s\n", meta.Problems, meta.Iterations, *out)
+	fmt.Fprintf(stdout, "model on all %d problems (%d MM iterations) written to %s\n", meta.Problems, meta.Iterations, f.out)
 	return nil
 }
 

@@ -43,7 +43,7 @@ func commands() []command {
 	return []command{
 		{"run", "run a pipeline: run [FILE=pipeline.yaml] [--only STAGE] [--force STAGE]", cmdRun},
 		{"stages", "list the stage kinds a pipeline may use, with their params", cmdStages},
-		{"records", "game records: records import --out DIR [--from DATE] [--to DATE] [--max N] PATH...", cmdRecords},
+		{"records", "game records: records import --out DIR [--from-date DATE] [--to-date DATE] [--max-games N] PATH...", cmdRecords},
 		{"problem", "L&D problems: problem show FILE...", cmdProblem},
 		{"solve", "solve L&D problems: " + solveSynopsis, cmdSolve},
 		{"selfplay", "FTL self-play: " + selfplaySynopsis, cmdSelfplay},

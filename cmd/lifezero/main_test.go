@@ -171,7 +171,7 @@ func TestProblemShow(t *testing.T) {
 
 func TestRecordsImport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games")
-	code, stdout, errs := lifezero(t, "records", "import", "--out", out, "--max", "25", "--from", "2010-01", "../../samples/games")
+	code, stdout, errs := lifezero(t, "records", "import", "--out", out, "--max-games", "25", "--from-date", "2010-01", "../../samples/games")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -187,7 +187,7 @@ func TestRecordsImport(t *testing.T) {
 	}
 	for _, g := range games {
 		if g.Date < "2010-01" {
-			t.Errorf("game %s dated %s, before --from 2010-01", g.GameID, g.Date)
+			t.Errorf("game %s dated %s, before --from-date 2010-01", g.GameID, g.Date)
 		}
 	}
 }

@@ -23,13 +23,6 @@ const (
 	featureModelSet           = "features.json"
 )
 
-type featuresTrainParams struct {
-	FeatureTrainConfig `yaml:",inline"`
-}
-
-// Validate catches bad params when the pipeline is loaded, at their line.
-func (p *featuresTrainParams) Validate() error { return p.check() }
-
 func featuresTrainKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "features-train",
@@ -39,14 +32,14 @@ func featuresTrainKind() pipelines.Kind {
 			"(lfr, fbt) is a warm start: training continues from its weights. " +
 			"Writes model.weights and features.json, and a report section with the loss curve.",
 		Version:     1,
-		Params:      featuresTrainParams{defaultFeatureTrainConfig()},
+		Params:      defaultFeaturesTrainOptions(),
 		CheckInputs: anyInputs,
 		Run:         runFeaturesTrain,
 	}
 }
 
 func runFeaturesTrain(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[featuresTrainParams](env)
+	p, err := pipelines.ParamsAs[featuresTrainOptions](env)
 	if err != nil {
 		return err
 	}
@@ -68,13 +61,13 @@ func runFeaturesTrain(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	cfg := p.FeatureTrainConfig
+	var warm featmodel.Model
 	if initDir != "" {
-		if cfg.init, err = loadWarmStart(initDir, d.Features(), cfg.Model); err != nil {
+		if warm, err = loadWarmStart(initDir, d.Features(), p.Model); err != nil {
 			return err
 		}
 	}
-	o, err := trainFeatureModel(ctx, d, cfg, env.Progress, env.Log)
+	o, err := trainFeatureModel(ctx, d, p, warm, env.Progress, env.Log)
 	if err != nil {
 		return err
 	}

@@ -15,43 +15,6 @@ import (
 	"lifezero/progress"
 )
 
-type moveCandsParams struct {
-	FromDate          string `yaml:"from_date" help:"keep games dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD"`
-	ToDate            string `yaml:"to_date" help:"keep games dated on or before this (same forms)"`
-	MaxGames          int    `yaml:"max_games" help:"sample this many of the games in range, uniformly (0: all)"`
-	PositionsPerGame  int    `yaml:"positions_per_game" help:"sample this many positions of each game, uniformly (0: all)"`
-	Seed              uint64 `yaml:"seed" help:"seed of the sampling"`
-	LearnDiamonds     int64  `yaml:"learn_diamonds" help:"learn the diamonds seen at least this often in the played moves of the sampled games (0: no diamonds); not with a feature-set input"`
-	LearnShapes       int64  `yaml:"learn_shapes" help:"learn the large shape patterns (sizes 5-14) seen at least this often in the played moves of the sampled games (0: no shapes); not with a feature-set input"`
-	Pattern3Liberties bool   `yaml:"pattern3_liberties" help:"3x3 patterns carry the liberties (1, 2, 3+) of adjacent blocks; not with a feature-set input"`
-	RowsPerFile       int64  `yaml:"rows_per_file" help:"positions per Arrow file (0: 10000)"`
-	// omitempty: left unset, the params hash as before the param existed,
-	// so outputs cached then stay valid.
-	AppendedOnly bool `json:",omitempty" yaml:"appended_only" help:"read only the games that the last append to each games input added (a records-import stage with append: true); false reads all its games"`
-}
-
-// Validate catches bad params when the pipeline is loaded, at their line.
-func (p *moveCandsParams) Validate() error {
-	for _, d := range []struct{ key, v string }{{"from_date", p.FromDate}, {"to_date", p.ToDate}} {
-		if err := datasets.CheckDateBound(d.v); d.v != "" && err != nil {
-			return &pipelines.ParamError{Key: d.key, Msg: err.Error()}
-		}
-	}
-	if err := (datasets.DateRange{From: p.FromDate, To: p.ToDate}).Check(); err != nil {
-		return &pipelines.ParamError{Key: "from_date", Msg: err.Error()}
-	}
-	for _, c := range []struct {
-		key string
-		v   int64
-	}{{"max_games", int64(p.MaxGames)}, {"positions_per_game", int64(p.PositionsPerGame)},
-		{"learn_diamonds", p.LearnDiamonds}, {"learn_shapes", p.LearnShapes}, {"rows_per_file", p.RowsPerFile}} {
-		if c.v < 0 {
-			return &pipelines.ParamError{Key: c.key, Msg: "must not be negative"}
-		}
-	}
-	return nil
-}
-
 func moveCandsKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "movecands",
@@ -62,7 +25,7 @@ func moveCandsKind() pipelines.Kind {
 			"shares the training data's ids) or of a features .json input. Games that cannot be replayed " +
 			"(handicap, illegal or out-of-turn moves) are skipped and counted in the report section.",
 		Version:     1,
-		Params:      moveCandsParams{Seed: 1, Pattern3Liberties: true},
+		Params:      defaultMoveCandsOptions(),
 		CheckInputs: anyInputs,
 		Run:         runMoveCands,
 	}
@@ -77,7 +40,7 @@ func anyInputs(inputs []pipelines.Input) error {
 }
 
 func runMoveCands(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[moveCandsParams](env)
+	p, err := pipelines.ParamsAs[moveCandsOptions](env)
 	if err != nil {
 		return err
 	}
@@ -116,27 +79,25 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 		gameDirs = views
 	}
 	if set == nil {
-		if set, err = features.New(features.Config{Pattern3Liberties: p.Pattern3Liberties}); err != nil {
+		if set, err = p.builtinSet(); err != nil {
 			return err
 		}
 	} else if p.LearnDiamonds > 0 || p.LearnShapes > 0 || !p.Pattern3Liberties {
 		return fmt.Errorf("learn_diamonds, learn_shapes and pattern3_liberties shape a new feature set; with a feature-set input leave them at their defaults")
 	}
 	skipped := 0
-	m, err := movecands.Build(ctx, gameDirs, env.OutDir, movecands.Options{
-		Features: set, LearnDiamonds: p.LearnDiamonds, LearnShapes: p.LearnShapes, Dates: datasets.DateRange{From: p.FromDate, To: p.ToDate},
-		MaxGames: p.MaxGames, PositionsPerGame: p.PositionsPerGame, Seed: p.Seed, RowsPerFile: p.RowsPerFile,
-		Stage: env.Stage,
-		// Not the stage's hash yet: the output is done once its report
-		// section is written too (below).
-		InputHash: "pending-report:" + env.InputHash,
-		Progress:  progress.Counter(env.Progress, "games"),
-		OnSkip: func(s movecands.SkippedGame) {
-			if skipped++; skipped <= 20 {
-				env.Log.Warn("game skipped", "game", s.String())
-			}
-		},
-	})
+	opts := p.build(set)
+	opts.Stage = env.Stage
+	// Not the stage's hash yet: the output is done once its report section
+	// is written too (below).
+	opts.InputHash = "pending-report:" + env.InputHash
+	opts.Progress = progress.Counter(env.Progress, "games")
+	opts.OnSkip = func(s movecands.SkippedGame) {
+		if skipped++; skipped <= 20 {
+			env.Log.Warn("game skipped", "game", s.String())
+		}
+	}
+	m, err := movecands.Build(ctx, gameDirs, env.OutDir, opts)
 	env.Progress.Finish()
 	if err != nil {
 		return err

@@ -14,21 +14,6 @@ import (
 	"lifezero/pipelines"
 )
 
-type movepredParams struct {
-	Random      bool   `yaml:"random" help:"also evaluate the random legal player, the chance baseline"`
-	Seed        uint64 `yaml:"seed" help:"seed of the random player"`
-	PhaseSize   int    `yaml:"phase_size" help:"moves per game phase in the per-phase results (paper 004: 50)"`
-	Frequencies bool   `yaml:"frequencies" help:"count feature frequencies in legal, played and predicted moves (paper 004 Sec. 4.4)"`
-}
-
-// Validate catches bad params when the pipeline is loaded, at their line.
-func (p *movepredParams) Validate() error {
-	if p.PhaseSize < 1 {
-		return &pipelines.ParamError{Key: "phase_size", Msg: "want at least 1"}
-	}
-	return nil
-}
-
 func movepredKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "movepred",
@@ -37,14 +22,14 @@ func movepredKind() pipelines.Kind {
 			"game phase and feature frequencies. Writes a movepred-results dataset (one row per player) and a " +
 			"report section with the per-phase plot (paper 004 Figs 4.2/4.3) and the frequency tables (Sec. 4.4).",
 		Version:     1,
-		Params:      movepredParams{Random: true, Seed: 1, PhaseSize: 50, Frequencies: true},
+		Params:      defaultMovepredOptions(),
 		CheckInputs: anyInputs,
 		Run:         runMovepred,
 	}
 }
 
 func runMovepred(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[movepredParams](env)
+	p, err := pipelines.ParamsAs[movepredOptions](env)
 	if err != nil {
 		return err
 	}
@@ -77,7 +62,7 @@ func runMovepred(ctx context.Context, env *pipelines.Env) error {
 	if len(rankers) == 0 {
 		return fmt.Errorf("no players: give features-train inputs or set random: true")
 	}
-	results, err := evaluatePlayers(ctx, d, rankers, movepred.Options{PhaseSize: p.PhaseSize, Frequencies: p.Frequencies}, env.Progress)
+	results, err := evaluatePlayers(ctx, d, rankers, p.evalOptions(), env.Progress)
 	if err != nil {
 		return err
 	}

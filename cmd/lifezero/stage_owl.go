@@ -12,12 +12,17 @@ import (
 // owlFile is the owl stage's data file: the verdicts as JSON.
 const owlFile = "owl.json"
 
-type owlParams struct {
+// owlOptions are the owl stage's params (it has no command).
+type owlOptions struct {
 	GNUGo string `yaml:"gnugo" help:"the GNU Go binary"`
 	Level int    `yaml:"level" help:"GNU Go's --level, 1..10 (owl reads deeper at higher levels)"`
 }
 
-func (p *owlParams) Validate() error {
+// defaultOwlOptions ask the system's GNU Go at its deepest reading.
+func defaultOwlOptions() owlOptions { return owlOptions{GNUGo: evaluate.DefaultGNUGo, Level: 10} }
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (p *owlOptions) Validate() error {
 	if p.Level < 1 || p.Level > 10 {
 		return &pipelines.ParamError{Key: "level", Msg: fmt.Sprintf("%d: want 1..10", p.Level)}
 	}
@@ -34,14 +39,14 @@ func owlKind() pipelines.Kind {
 			"its path inputs, as a baseline; solve stages among its inputs are set beside it in the report section " +
 			"(per problem: owl's verdict, its move, the book move and each solve's result).",
 		Version:     1,
-		Params:      owlParams{GNUGo: evaluate.DefaultGNUGo, Level: 10},
+		Params:      defaultOwlOptions(),
 		CheckInputs: solveInputs,
 		Run:         runOwl,
 	}
 }
 
 func runOwl(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[owlParams](env)
+	p, err := pipelines.ParamsAs[owlOptions](env)
 	if err != nil {
 		return err
 	}

@@ -10,36 +10,6 @@ import (
 	"lifezero/progress"
 )
 
-type recordsImportParams struct {
-	FromDate    string `yaml:"from_date" help:"keep games dated on or after this: YYYY, YYYY-MM or YYYY-MM-DD"`
-	ToDate      string `yaml:"to_date" help:"keep games dated on or before this (same forms)"`
-	MaxGames    int    `yaml:"max_games" help:"stop after this many games (0: all)"`
-	RowsPerFile int64  `yaml:"rows_per_file" help:"games per Arrow file (0: 50000)"`
-	SkipBad     bool   `yaml:"skip_bad" help:"skip malformed games (counted in the report) instead of failing"`
-	// omitempty: left unset, the params hash as before the param existed,
-	// so outputs cached then stay valid.
-	Append bool `json:",omitempty" yaml:"append" help:"the first input is a games dataset (stage:NAME or its path): the output is its games plus the new ones, skipping those it holds (same game id or same moves); movecands' appended_only reads the new ones alone"`
-}
-
-// Validate catches bad params when the pipeline is loaded, at their line.
-func (p *recordsImportParams) Validate() error {
-	for _, d := range []struct{ key, v string }{{"from_date", p.FromDate}, {"to_date", p.ToDate}} {
-		if d.v == "" {
-			continue
-		}
-		if err := datasets.CheckDateBound(d.v); err != nil {
-			return &pipelines.ParamError{Key: d.key, Msg: err.Error()}
-		}
-	}
-	if p.MaxGames < 0 {
-		return &pipelines.ParamError{Key: "max_games", Msg: "must not be negative"}
-	}
-	if p.RowsPerFile < 0 {
-		return &pipelines.ParamError{Key: "rows_per_file", Msg: "must not be negative"}
-	}
-	return nil
-}
-
 func recordsImportKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "records-import",
@@ -47,14 +17,14 @@ func recordsImportKind() pipelines.Kind {
 			"dataset, one row per game, with a report section: import counts and game lengths. " +
 			"With append, adds them to the games dataset of the first input.",
 		Version:     1,
-		Params:      recordsImportParams{},
+		Params:      defaultRecordsImportOptions(),
 		CheckInputs: recordsImportInputs,
 		Run:         runRecordsImport,
 	}
 }
 
 func runRecordsImport(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[recordsImportParams](env)
+	p, err := pipelines.ParamsAs[recordsImportOptions](env)
 	if err != nil {
 		return err
 	}
@@ -80,19 +50,16 @@ func runRecordsImport(ctx context.Context, env *pipelines.Env) error {
 		paths = append(paths, in.Path)
 	}
 	skipped := 0
-	opts := datasets.ImportOptions{
-		Inputs: paths, OutDir: env.OutDir, RowsPerFile: p.RowsPerFile,
-		FromDate: p.FromDate, ToDate: p.ToDate, MaxGames: p.MaxGames, SkipBad: p.SkipBad,
-		Stage: env.Stage,
-		// Not the stage's hash yet: the output counts as done only once its
-		// report section is written too (below).
-		InputHash: "pending-report:" + env.InputHash,
-		Progress:  progress.Counter(env.Progress, "SGF bytes"),
-		OnSkip: func(s datasets.SkippedGame) {
-			if skipped++; skipped <= 20 {
-				env.Log.Warn("game skipped", "where", s.String())
-			}
-		},
+	opts := p.importOptions()
+	opts.Inputs, opts.OutDir, opts.Stage = paths, env.OutDir, env.Stage
+	// Not the stage's hash yet: the output counts as done only once its
+	// report section is written too (below).
+	opts.InputHash = "pending-report:" + env.InputHash
+	opts.Progress = progress.Counter(env.Progress, "SGF bytes")
+	opts.OnSkip = func(s datasets.SkippedGame) {
+		if skipped++; skipped <= 20 {
+			env.Log.Warn("game skipped", "where", s.String())
+		}
 	}
 	var m *datasets.Manifest
 	if p.Append {

@@ -12,7 +12,9 @@ import (
 
 const reportKindName = "report"
 
-type reportParams struct {
+// reportOptions are the report stage's params (it has no command; its
+// defaults are the zero value).
+type reportOptions struct {
 	Title string `yaml:"title" help:"the report's title (default: lifezero report: PIPELINE)"`
 }
 
@@ -24,7 +26,7 @@ func reportKind() pipelines.Kind {
 			"self-contained page, report.html (images inlined, tables as HTML tables).",
 		// 2: report.html beside report.md.
 		Version:     2,
-		Params:      reportParams{},
+		Params:      reportOptions{},
 		CheckInputs: stageInputs,
 		// It reads its inputs' report sections: a changed section must
 		// rebuild the report.
@@ -34,7 +36,7 @@ func reportKind() pipelines.Kind {
 }
 
 func runReport(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[reportParams](env)
+	p, err := pipelines.ParamsAs[reportOptions](env)
 	if err != nil {
 		return err
 	}

@@ -13,18 +13,25 @@ import (
 // rztFile is the rzt stage's data file: a row per problem as JSON.
 const rztFile = "rzt.json"
 
-type rztParams struct {
+// rztOptions are the rzt stage's params (it has no command).
+type rztOptions struct {
 	Budget    int    `yaml:"budget" help:"most nodes per solve (each problem is solved twice); the papers' limit is 500000"`
 	Evaluator string `yaml:"evaluator" help:"move ordering (as the solve stage's)"`
 	Timeout   string `yaml:"timeout" help:"stop each solve after this long, a Go duration such as 5m (empty: no limit)"`
 }
 
-func (p *rztParams) Validate() error {
+// defaultRZTOptions are the solve stage's budget and evaluator.
+func defaultRZTOptions() rztOptions {
+	return rztOptions{Budget: evaluate.DefaultSolveBudget, Evaluator: evaluate.DefaultEvaluator}
+}
+
+// Validate catches bad params when the pipeline is loaded, at their line.
+func (p *rztOptions) Validate() error {
 	_, err := p.config()
 	return err
 }
 
-func (p *rztParams) config() (evaluate.SolveConfig, error) {
+func (p *rztOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: evaluate.AlgoMCTS, Budget: p.Budget, Evaluator: p.Evaluator}
 	if p.Budget <= 0 {
 		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", p.Budget)}
@@ -50,14 +57,14 @@ func rztKind() pipelines.Kind {
 			"(simulations, entries, lookups, hits, comparisons, cost) beside the paper's figures and its Fig. 4 (traversal " +
 			"cost of LR-NT, LR-TS, TR-NT, TR-TS per problem).",
 		Version:     1,
-		Params:      rztParams{Budget: evaluate.DefaultSolveBudget, Evaluator: evaluate.DefaultEvaluator},
+		Params:      defaultRZTOptions(),
 		CheckInputs: pathInputs,
 		Run:         runRZT,
 	}
 }
 
 func runRZT(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[rztParams](env)
+	p, err := pipelines.ParamsAs[rztOptions](env)
 	if err != nil {
 		return err
 	}

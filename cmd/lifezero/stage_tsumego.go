@@ -28,30 +28,6 @@ const (
 	tsumegoModelSchemaVersion = 1
 )
 
-type tsumegoParams struct {
-	Folds      int  `yaml:"folds" help:"measure the model's move prediction by K-fold cross-validation (at least 2)"`
-	LD         bool `yaml:"ld" help:"add the life-and-death features (eye-space region, vital point, liberties) to the Fuego-style ones"`
-	Ladders    bool `yaml:"ladders" help:"read ladders for the ladder features (a third of the solver's time per node)"`
-	Iterations int  `yaml:"iterations" help:"most MM iterations"`
-	Proofs     int  `yaml:"proofs" help:"also fit positions labelled by the solver's own proofs: a search of this many nodes per problem and living side (0: off)"`
-	KillAll    int  `yaml:"killall" help:"also fit positions labelled by the solver's proofs of this many random 7x7 kill-all positions (budget: proofs, or 5000 nodes; 0: off)"`
-}
-
-// Validate catches bad params when the pipeline is loaded, at their line.
-func (p *tsumegoParams) Validate() error {
-	switch {
-	case p.Folds < 2:
-		return &pipelines.ParamError{Key: "folds", Msg: fmt.Sprintf("%d: want at least 2", p.Folds)}
-	case p.Iterations < 1:
-		return &pipelines.ParamError{Key: "iterations", Msg: fmt.Sprintf("%d: want at least 1", p.Iterations)}
-	case p.Proofs < 0:
-		return &pipelines.ParamError{Key: "proofs", Msg: fmt.Sprintf("%d: want 0 (off) or a node budget", p.Proofs)}
-	case p.KillAll < 0:
-		return &pipelines.ParamError{Key: "killall", Msg: fmt.Sprintf("%d: want 0 (off) or a number of positions", p.KillAll)}
-	}
-	return nil
-}
-
 func tsumegoKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "tsumego-train",
@@ -61,14 +37,14 @@ func tsumegoKind() pipelines.Kind {
 			"path inputs are the problem sets to be measured: training problems found inside one of their " +
 			"positions are left out. A solve stage given this stage's output uses the model as priors.",
 		Version:     1,
-		Params:      tsumegoParams{Folds: 9, LD: true, Iterations: featmodel.DefaultBTConfig().MaxIterations},
+		Params:      defaultTsumegoOptions(),
 		CheckInputs: pathInputs,
 		Run:         runTsumego,
 	}
 }
 
 func runTsumego(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[tsumegoParams](env)
+	p, err := pipelines.ParamsAs[tsumegoOptions](env)
 	if err != nil {
 		return err
 	}
@@ -124,7 +100,7 @@ type extraSources struct {
 // and saves it to out. Besides the book's moves it fits the positions
 // labelled by proof (extraSamples), and saves them to out too. It returns
 // the model's meta and how many problems the collection held.
-func trainTsumego(ctx context.Context, p tsumegoParams, src extraSources, dir, source string, measuredPaths []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
+func trainTsumego(ctx context.Context, p tsumegoOptions, src extraSources, dir, source string, measuredPaths []string, out string, progress pipelines.Progress) (tsumego.Meta, int, error) {
 	problems, err := tsumego.Load(dir)
 	if err != nil {
 		return tsumego.Meta{}, 0, err
@@ -176,7 +152,7 @@ func trainTsumego(ctx context.Context, p tsumegoParams, src extraSources, dir, s
 // files, less any that overlap a measured position either way (see
 // excludeMeasured). A file's sample must come from a problem trained on
 // here (or from random kill-all positions).
-func extraSamples(ctx context.Context, p tsumegoParams, src extraSources, kept []tsumego.Problem, measured []*game.Problem, progress pipelines.Progress) ([]tsumego.Problem, error) {
+func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept []tsumego.Problem, measured []*game.Problem, progress pipelines.Progress) ([]tsumego.Problem, error) {
 	var extra []tsumego.Problem
 	proof := tsumego.ProofConfig{Budget: p.Proofs, Evaluator: src.order, Workers: runtime.GOMAXPROCS(0)}
 	trained := map[string]bool{tsumego.KillAllName: true}
