@@ -17,7 +17,8 @@ type MoveRanker interface {
 // Learned is an evaluator whose move priors come from a learned ranker on
 // top of a base evaluator: the base's value, the base's pass share, and the
 // board moves' priors reweighted by the ranker's scores. Like every
-// evaluator it only orders the search.
+// evaluator it only orders the search. It is a BatchEvaluator that hands
+// batches on to its base (see EvaluateBatch).
 type Learned struct {
 	Base   Evaluator
 	Ranker MoveRanker
@@ -29,14 +30,38 @@ type Learned struct {
 	Replace bool
 }
 
+var _ BatchEvaluator = Learned{}
+
 // Evaluate implements Evaluator.
 func (l Learned) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
 	priors, value := l.Base.Evaluate(pos, pr, moves)
+	l.rerank(pos, moves, priors)
+	return priors, value
+}
+
+// EvaluateBatch implements BatchEvaluator: the batch goes whole to the
+// base when it is a BatchEvaluator (a network, alone or mixed), and the
+// ranker reweights each position's priors after. Each request gets what
+// Evaluate gives its position, provided the base's batch gives what the
+// base gives alone.
+func (l Learned) EvaluateBatch(reqs []EvalRequest) error {
+	if err := evaluateAll(l.Base, reqs); err != nil {
+		return err
+	}
+	for i := range reqs {
+		l.rerank(reqs[i].Pos, reqs[i].Moves, reqs[i].Priors)
+	}
+	return nil
+}
+
+// rerank reweights the base's priors of a position's moves in place by the
+// ranker's scores.
+func (l Learned) rerank(pos *game.Position, moves []game.Point, priors []float32) {
 	scores := make([]float64, len(moves))
 	if err := l.Ranker.Rank(pos, moves, scores); err != nil {
 		// The moves come from the solver's legal-move generation, so this
 		// does not happen; the base's priors are still a sound ordering.
-		return priors, value
+		return
 	}
 	w := l.Weight
 	if w == 0 {
@@ -60,7 +85,6 @@ func (l Learned) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Poi
 		scores[i] = s
 	}
 	reweight(priors, moves, func(i int) float64 { return scores[i] })
-	return priors, value
 }
 
 // reweight sets the board moves' priors in proportion to weight(i),
