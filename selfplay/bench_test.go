@@ -4,6 +4,7 @@ package selfplay
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"lifezero/internal/cputime"
@@ -56,4 +57,43 @@ func BenchmarkSelfPlay(b *testing.B) {
 			b.ReportMetric(float64(moves)/float64(o.Games), "moves/game")
 		})
 	}
+}
+
+// BenchmarkSearchLeaves measures the search's own cost per leaf, without a
+// network: one op is a whole 256-simulation search of the 7x7 kill-all
+// opening, 8 leaves a batch, evaluated by generation 0's UniformNet, the
+// next search taking over the last one's tree as a game's does. allocs/op
+// over leaves/op is the allocations per leaf.
+func BenchmarkSearchLeaves(b *testing.B) {
+	ka, err := KillAll(7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := nn.Preset(nn.Preset2x16, 7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &player{opts: &Options{LeavesPerGame: 8, Net: UniformNet{Config: cfg}, CacheEntries: 4096}, cfg: cfg}
+	bt := p.newBatcher(1)
+	params := gameParams{sims: 256, dw: 40, maxMove: 98, alpha: 0.03, eps: 0.25}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var spare *search
+	var batch []*leaf
+	cpu := cputime.Process()
+	for b.Loop() {
+		pos := ka.Problem.StartPosition()
+		s := newSearch(ka, pos, ka.Problem.Crucial, &params, rng, spare)
+		for !s.core.Finished() {
+			if batch, err = p.collect(s, batch[:0]); err != nil {
+				b.Fatal(err)
+			}
+			if err := p.evaluate(batch, bt); err != nil {
+				b.Fatal(err)
+			}
+		}
+		spare = s
+	}
+	cpu = cputime.Process() - cpu
+	b.ReportMetric(float64(bt.evaluated+bt.hits)/float64(b.N), "leaves/op")
+	b.ReportMetric(cpu.Seconds()*1e6/float64(b.N), "cpu-µs/op")
 }

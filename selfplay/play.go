@@ -43,6 +43,7 @@ type gameState struct {
 	rng      *rand.Rand
 	search   *search
 	over     bool
+	moves    []game.Point // advance's legal moves, kept for the next move
 	// carry is the finished search of an earlier move and carryID the
 	// node of its tree at the current position, while ReuseTree is on and
 	// the moves played since lead to an evaluated node; else nil.
@@ -154,6 +155,7 @@ type batcher struct {
 	hit    []cachedEval      // per leaf, when row is -1
 	keys   [][2]uint64       // per batch row
 	index  map[[2]uint64]int // batch row of a key
+	moves  []game.Point      // the leaves' legal moves, one after another
 	// Evaluated counts positions sent to the network, Hits the leaves
 	// answered by the cache or by another leaf of the same batch.
 	evaluated, hits int
@@ -214,13 +216,14 @@ func (bt *batcher) EvaluateBatch(leaves []*leaf) error {
 		}
 		bt.evaluated += n
 	}
+	bt.moves = bt.moves[:0]
 	for i, lf := range leaves {
 		if j := bt.row[i]; j >= 0 {
-			fill(lf, policy[j], value[j], dwin[j])
+			bt.moves = fill(lf, bt.moves, policy[j], value[j], dwin[j])
 			continue
 		}
 		e := bt.hit[i]
-		fill(lf, e.policy, e.value, e.dwin)
+		bt.moves = fill(lf, bt.moves, e.policy, e.value, e.dwin)
 	}
 	if bt.cache != nil {
 		for j, k := range bt.keys {
@@ -252,8 +255,8 @@ func (p *player) advance(gs *gameState) error {
 			gs.carry, gs.spare = nil, nil
 			return nil
 		}
-		moves := start.legalMoves(gs.pos, nil)
-		if len(moves) > 1 {
+		gs.moves = start.legalMoves(gs.pos, gs.moves)
+		if len(gs.moves) > 1 {
 			gs.search = newSearch(start, gs.pos.Copy(), gs.standing, &gs.params, gs.rng, gs.spare)
 			gs.spare = nil
 			if gs.carry != nil {
@@ -262,7 +265,7 @@ func (p *player) advance(gs *gameState) error {
 			}
 			return nil
 		}
-		if err := p.play(gs, moves[0]); err != nil {
+		if err := p.play(gs, gs.moves[0]); err != nil {
 			return err
 		}
 	}

@@ -147,13 +147,20 @@ func (s *search) leafValue(pos *game.Position, v float32, dwin []float32) float6
 }
 
 // fill sets an evaluated leaf's moves (the legal moves at its position),
-// their priors from the network's policy, and its value.
-func fill(lf *leaf, policy []float32, v float32, dwin []float32) {
+// their priors from the network's policy, and its value. The moves are
+// appended to arena, which it returns: the leaves of one batch share it,
+// and the next batch may reuse it, since applying a leaf copies its moves
+// into the tree.
+func fill(lf *leaf, arena []game.Point, policy []float32, v float32, dwin []float32) []game.Point {
 	s, pos := lf.State.s, lf.State.pos
+	n := len(arena)
+	// legalMoves writes in place while arena has room; growing it copies.
+	arena = append(arena[:n], s.start.legalMoves(pos, arena[n:])...)
 	lf.ToMove = pos.ToMove()
-	lf.Moves = s.start.legalMoves(pos, nil)
+	lf.Moves = arena[n:len(arena):len(arena)]
 	lf.Priors = nn.MovePriors(&pos.Board, policy, lf.Moves)
 	lf.Value = s.leafValue(pos, v, dwin)
+	return arena
 }
 
 // choose picks the move to play after the search: in proportion to the
