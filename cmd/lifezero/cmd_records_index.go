@@ -12,6 +12,7 @@ import (
 
 	"math/rand/v2"
 
+	"lifezero/internal/optflags"
 	"lifezero/internal/readfile"
 	"lifezero/recindex"
 	"lifezero/sgf"
@@ -50,13 +51,12 @@ func cmdRecordsSearch(ctx context.Context, args []string, stdout, stderr io.Writ
 		"\n\nPATTERN is a file: an SGF (AB/AW stones, VW rectangle, MA don't-care) or an ASCII diagram\n"+
 		"(X black, O white, . empty, ? don't care, x black-or-empty, o white-or-empty, * any stone;\n"+
 		"a line \"at COL ROW\" fixes its place), or - for standard input.", stderr)
+	opts := defaultRecordsSearchOptions()
+	if err := optflags.Bind(fs, &opts); err != nil {
+		return err
+	}
 	index := fs.String("index", "", "the record index `DIR` (required)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
-	limit := fs.Int("limit", 20, "list at most `N` hits (0: all); counts and statistics cover every hit")
-	fixed := fs.Bool("fixed", false, "an SGF pattern matches only at its place on the board (and the symmetric places)")
-	noSwap := fs.Bool("no-swap", false, "do not match with the colours swapped")
-	noSym := fs.Bool("no-symmetry", false, "match the pattern only as drawn, not rotated or mirrored")
-	workers := fs.Int("workers", 1, "search with `N` goroutines")
 	paths, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -64,7 +64,10 @@ func cmdRecordsSearch(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *index == "" || len(paths) != 1 {
 		return usagef("want --index DIR and one PATTERN")
 	}
-	p, err := readPattern(paths[0], *fixed, os.Stdin)
+	if err := opts.Validate(); err != nil {
+		return flagError(err)
+	}
+	p, err := readPattern(paths[0], opts.Fixed, os.Stdin)
 	if err != nil {
 		return err
 	}
@@ -74,7 +77,7 @@ func cmdRecordsSearch(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer x.Close()
 	start := time.Now()
-	res, err := x.Search(ctx, p, recindex.Options{NoSwap: *noSwap, NoSymmetry: *noSym, Workers: *workers, Limit: *limit})
+	res, err := x.Search(ctx, p, opts.searchOptions())
 	if err != nil {
 		return err
 	}

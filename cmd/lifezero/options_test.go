@@ -248,3 +248,25 @@ func TestFeaturesListPattern3Liberties(t *testing.T) {
 		t.Errorf("features list: %d lines with liberties (the set has %d ids), %d without", with, e.NumFeatures(), without)
 	}
 }
+
+// records search checks its options before reading the pattern or the
+// index, naming the flag.
+func TestRecordsSearchOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--limit", "-1"}, "--limit -1: want 0 (all) or more"},
+		{[]string{"--workers", "0"}, "--workers 0: want at least 1"},
+	} {
+		args := append([]string{"records", "search", "--index", "no-index"}, append(tt.args, "no-pattern.txt")...)
+		if code, _, errs := lifezero(t, args...); code != 2 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr\n%s\nwant exit 2 and %q", args, code, errs, tt.want)
+		}
+	}
+	o := defaultRecordsSearchOptions()
+	o.Swap, o.Symmetry = false, false
+	if got := o.searchOptions(); !got.NoSwap || !got.NoSymmetry || got.Limit != 20 || got.Workers != 1 {
+		t.Errorf("--no-swap --no-symmetry give %+v", got)
+	}
+}

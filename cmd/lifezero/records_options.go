@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+
 	"lifezero/datasets"
 	"lifezero/pipelines"
+	"lifezero/recindex"
 )
 
 // recordsImportOptions say which SGF game records go into a games dataset
@@ -46,4 +49,37 @@ func (o *recordsImportOptions) Validate() error {
 // the inputs, the output and where the import reports to.
 func (o *recordsImportOptions) importOptions() datasets.ImportOptions {
 	return datasets.ImportOptions{FromDate: o.FromDate, ToDate: o.ToDate, MaxGames: o.MaxGames, RowsPerFile: o.RowsPerFile, SkipBad: o.SkipBad}
+}
+
+// recordsSearchOptions say how "lifezero records search" matches a
+// pattern and what it lists (no stage has them; the flags are bound from
+// the same tags as the stages' options, so they are named alike).
+type recordsSearchOptions struct {
+	Limit    int  `yaml:"limit" help:"list at most this many hits (0: all); counts and statistics cover every hit"`
+	Fixed    bool `yaml:"fixed" help:"an SGF pattern matches only at its place on the board (and the symmetric places)"`
+	Swap     bool `yaml:"swap" help:"also match with the colours swapped"`
+	Symmetry bool `yaml:"symmetry" help:"also match the pattern rotated and mirrored, not only as drawn"`
+	Workers  int  `yaml:"workers" help:"search with this many goroutines"`
+}
+
+// defaultRecordsSearchOptions list 20 hits, under the 8 symmetries and
+// with the colours swapped, searching on one goroutine.
+func defaultRecordsSearchOptions() recordsSearchOptions {
+	return recordsSearchOptions{Limit: 20, Swap: true, Symmetry: true, Workers: 1}
+}
+
+// Validate catches bad flags (flagError names the flag).
+func (o *recordsSearchOptions) Validate() error {
+	if o.Limit < 0 {
+		return &pipelines.ParamError{Key: "limit", Msg: fmt.Sprintf("%d: want 0 (all) or more", o.Limit)}
+	}
+	if o.Workers < 1 {
+		return &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: want at least 1", o.Workers)}
+	}
+	return nil
+}
+
+// searchOptions are the recindex options of o.
+func (o *recordsSearchOptions) searchOptions() recindex.Options {
+	return recindex.Options{NoSwap: !o.Swap, NoSymmetry: !o.Symmetry, Workers: o.Workers, Limit: o.Limit}
 }
