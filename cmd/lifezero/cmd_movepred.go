@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -72,9 +71,7 @@ func cmdMovepred(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if f.opts.Random {
-		rankers = append(rankers, movepred.NewRandom(rand.New(rand.NewPCG(f.opts.Seed, 0x72616e64)))) // "rand"
-	}
+	rankers = f.opts.withRandom(rankers)
 	log := newLogger(stderr, false)
 	results, err := evaluatePlayers(ctx, d, rankers, f.opts.evalOptions(),
 		commandProgress(stderr, log, "movepred"))

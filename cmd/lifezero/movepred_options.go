@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math/rand/v2"
+
 	"lifezero/movepred"
 	"lifezero/pipelines"
 )
@@ -48,4 +50,13 @@ func (o *movepredOptions) Validate() error {
 // evalOptions are the movepred package's options of o.
 func (o *movepredOptions) evalOptions() movepred.Options {
 	return movepred.Options{PhaseSize: o.PhaseSize, Frequencies: o.Frequencies}
+}
+
+// withRandom returns the players with the random player, seeded by Seed,
+// added when Random is set.
+func (o *movepredOptions) withRandom(players []movepred.Ranker) []movepred.Ranker {
+	if !o.Random {
+		return players
+	}
+	return append(players, movepred.NewRandom(rand.New(rand.NewPCG(o.Seed, 0x72616e64)))) // "rand"
 }

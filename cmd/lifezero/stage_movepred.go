@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
 	"lifezero/datasets"
@@ -56,9 +55,7 @@ func runMovepred(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	if p.Random {
-		rankers = append(rankers, movepred.NewRandom(rand.New(rand.NewPCG(p.Seed, 0x72616e64))))
-	}
+	rankers = p.withRandom(rankers)
 	if len(rankers) == 0 {
 		return fmt.Errorf("no players: give features-train inputs or set random: true")
 	}
