@@ -36,12 +36,11 @@ type searchTree struct {
 var _ mcts.SearchTree = searchTree{}
 
 // SelectChild implements mcts.SearchTree: selectChild with the node's
-// skipper (and skip, if not nil, with None for a child without a record),
-// then the chosen child's record, created on its first selection.
-func (t searchTree) SelectChild(id mcts.NodeID, skip func(game.Point, mcts.NodeID) bool) mcts.NodeID {
-	k := t.s.skipper(int32(id))
-	k.also = skip
-	idx, move, _, ok := t.selectChild(int32(id), k)
+// skipper, then the chosen child's record, created on its first selection.
+// skip is always nil: the solver's hooks (searchHooks) set no Skip, the
+// skipper being its whole skip rule.
+func (t searchTree) SelectChild(id mcts.NodeID, _ func(game.Point, mcts.NodeID) bool) mcts.NodeID {
+	idx, move, _, ok := t.selectChild(int32(id), t.s.skipper(int32(id)))
 	if !ok {
 		t.selected = 0
 		return mcts.None

@@ -233,9 +233,6 @@ type skipper struct {
 	s  *mcSolver
 	or bool
 	ns *andState // the AND node's state, nil before any child is proven
-	// also, if not nil, names more children to pass over (mcts.Hooks.Skip,
-	// see searchTree.SelectChild).
-	also func(game.Point, mcts.NodeID) bool
 }
 
 // skipper returns the skipper of node id.
@@ -250,15 +247,6 @@ func (s *mcSolver) skipper(id int32) skipper {
 // skip reports whether to pass over the child with move m; rec is the
 // child's record, 0 when it has never been visited (and so is unproven).
 func (k skipper) skip(m game.Point, rec int32) bool {
-	if k.also != nil {
-		c := mcts.None
-		if rec != 0 {
-			c = mcts.NodeID(rec)
-		}
-		if k.also(m, c) {
-			return true
-		}
-	}
 	if k.or {
 		return rec != 0 && k.s.status(rec) == Loss
 	}
