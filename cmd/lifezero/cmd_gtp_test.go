@@ -110,7 +110,7 @@ func TestGtpNetPlayers(t *testing.T) {
 	if err := w.Save(net); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"--net", net}, {"--net", net, "--sims", "16"}, {"--net", net, "--sims", "16", "--batch", "4"}} {
+	for _, args := range [][]string{{"--net", net}, {"--net", net, "--simulations", "16"}, {"--net", net, "--simulations", "16", "--batch", "4"}} {
 		var out, errb strings.Builder
 		in := strings.NewReader("1 genmove b\n2 genmove w\n3 boardsize 9\n4 boardsize 7\nquit\n")
 		if err := runGtp(context.Background(), args, in, &out, &errb); err != nil {
@@ -132,9 +132,9 @@ func TestGtpUsageErrors(t *testing.T) {
 	}{
 		{[]string{"gtp"}, 2, "name one player"},
 		{[]string{"gtp", "--features-model", model, "--net", "x"}, 2, "name one player"},
-		{[]string{"gtp", "--features-model", model, "--sims", "5"}, 2, "--sims goes with --net"},
-		{[]string{"gtp", "--net", "x", "--batch", "4"}, 2, "--batch goes with --sims"},
-		{[]string{"gtp", "--net", "x", "--sims", "5", "--batch", "0"}, 2, "--batch 0: want at least 1"},
+		{[]string{"gtp", "--features-model", model, "--simulations", "5"}, 2, "--simulations goes with --net"},
+		{[]string{"gtp", "--net", "x", "--batch", "4"}, 2, "--batch goes with --simulations"},
+		{[]string{"gtp", "--net", "x", "--simulations", "5", "--batch", "0"}, 2, "--batch 0: want at least 1"},
 		{[]string{"gtp", "--net", "x", "--features", "y"}, 2, "--features goes with --features-model"},
 		{[]string{"gtp", "--features-model", model, "extra"}, 2, "takes no arguments"},
 		{[]string{"gtp", "--features-model", model, "--size", "3"}, 1, "board size 3"},

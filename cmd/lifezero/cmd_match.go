@@ -6,43 +6,55 @@ import (
 	"io"
 	"path/filepath"
 
+	"lifezero/internal/optflags"
 	"lifezero/match"
 )
 
 const matchSynopsis = `match --black "CMD" --white "CMD" --out DIR [--games N] [--size N] [--komi K] [--handicap N] [--max-moves N] [--seed N] [--fixed-colours]`
 
-// cmdMatch plays games between two GTP engines.
-func cmdMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// matchFlags are the parsed flags of "lifezero match": the options (shared
+// with the match stage) and the engines and output the command is given.
+type matchFlags struct {
+	opts         matchOptions
+	black, white string
+	out          string
+}
+
+func parseMatchFlags(args []string, stderr io.Writer) (*matchFlags, error) {
 	fs := newFlagSet("match", matchSynopsis, stderr)
-	var o match.Options
-	fs.StringVar(&o.A, "black", "", "command line of engine A, Black in the first game (split on spaces; e.g. \"lifezero gtp --features-model runs/default/bt\")")
-	fs.StringVar(&o.B, "white", "", "command line of engine B, White in the first game (e.g. \"/usr/games/gnugo --mode gtp --level 1 --chinese-rules\": GNU Go scores the games it plays in, by area only with --chinese-rules)")
-	fs.StringVar(&o.OutDir, "out", "", "write match.json, games/game-NNNN.{sgf,json} and results.json into `DIR`; a rerun skips the finished games")
-	fs.IntVar(&o.Games, "games", 2, "number of `games`")
-	fs.IntVar(&o.Size, "size", 9, "board `size`")
-	fs.Float64Var(&o.Komi, "komi", 7.5, "`komi`")
-	fs.IntVar(&o.Handicap, "handicap", 0, "fixed handicap stones for Black (`N` 2..9; 0: none)")
-	fs.IntVar(&o.MaxMoves, "max-moves", 0, "end a game after `N` moves and score it as it stands (0: 3 x size²)")
-	fs.Uint64Var(&o.Seed, "seed", 1, "match `seed`: game n's engines get set_random_seed seed*1000003+n when they know it (lifezero, GNU Go)")
-	fs.BoolVar(&o.FixedColours, "fixed-colours", false, "engine A plays Black in every game (default: colours alternate)")
+	f := &matchFlags{opts: defaultMatchOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.StringVar(&f.black, "black", "", "command line of engine A, Black in the first game (split on spaces; e.g. \"lifezero gtp --features-model runs/default/bt\")")
+	fs.StringVar(&f.white, "white", "", "command line of engine B, White in the first game (a match stage's opponent; e.g. \"/usr/games/gnugo --mode gtp --level 1 --chinese-rules\": GNU Go scores the games it plays in, by area only with --chinese-rules)")
+	fs.StringVar(&f.out, "out", "", "write match.json, games/game-NNNN.{sgf,json} and results.json into `DIR`; a rerun skips the finished games")
 	rest, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case len(rest) > 0:
-		return usagef("match takes no arguments, got %q (quote each engine's command line)", rest)
-	case o.A == "" || o.B == "":
-		return usagef("--black CMD and --white CMD are required")
-	case o.OutDir == "":
-		return usagef("--out DIR is required")
-	case o.Games < 1:
-		return usagef("--games %d: want at least 1", o.Games)
-	case o.Handicap < 0 || o.Handicap > 9:
-		return usagef("--handicap %d: want 0..9", o.Handicap)
-	case o.MaxMoves < 0:
-		return usagef("--max-moves %d: want 0 or more", o.MaxMoves)
+		return nil, usagef("match takes no arguments, got %q (quote each engine's command line)", rest)
+	case f.black == "" || f.white == "":
+		return nil, usagef("--black CMD and --white CMD are required")
+	case f.out == "":
+		return nil, usagef("--out DIR is required")
 	}
+	f.opts.Opponent = f.white
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	return f, nil
+}
+
+// cmdMatch plays games between two GTP engines.
+func cmdMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseMatchFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	o := f.opts.options(f.black, f.white, f.out)
 	log := newLogger(stderr, false)
 	o.Log = log
 	o.Progress = commandProgress(stderr, log, "match")

@@ -8,17 +8,49 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 
 	"lifezero/datasets"
-	"lifezero/nn"
-	"lifezero/pipelines"
+	"lifezero/internal/optflags"
 	"lifezero/selfplay"
 )
 
-const selfplaySynopsis = "selfplay --out DIR [--net FILE|DATASET] [--preset 2x16] [--board 7] [--games N] [--sims N] " +
-	"[--dw N | --dw-from DATASET] [--temp-moves N] [--max-moves N] [--games-per-file N] [--leaves N] [--workers N] [--seed N] [PROBLEMS...]"
+const selfplaySynopsis = "selfplay --out DIR [--net FILE|DATASET] [--preset 2x16] [--board 7] [--games N] [--simulations N] " +
+	"[--dw N | --dw-from DATASET] [--temperature-moves N] [--max-moves N] [--games-per-file N] [--leaves-per-game N] [--workers N] [--seed N] [PROBLEMS...]"
+
+// selfplayFlags are the parsed flags of "lifezero selfplay": the options
+// (shared with the selfplay stage) and what the stage takes from its
+// inputs: the network, d_w from an earlier generation, the problems.
+type selfplayFlags struct {
+	opts     selfplayOptions
+	out      string
+	net      string
+	dwFrom   string
+	problems []string
+}
+
+func parseSelfplayFlags(args []string, stderr io.Writer) (*selfplayFlags, error) {
+	fs := newFlagSet("selfplay", selfplaySynopsis, stderr)
+	f := &selfplayFlags{opts: defaultSelfplayOptions()}
+	if err := optflags.Bind(fs, &f.opts); err != nil {
+		return nil, err
+	}
+	fs.StringVar(&f.out, "out", "", "write the samples dataset (and games.sgf) to `DIR` (required); a killed run resumes there")
+	fs.StringVar(&f.net, "net", "", "network weights `FILE` or network dataset (a train output); none: uniform priors (generation 0)")
+	fs.StringVar(&f.dwFrom, "dw-from", "", "take d_w from the next_dw of a samples or network `DATASET` (without --dw)")
+	problems, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if f.out == "" {
+		return nil, usagef("--out DIR is required")
+	}
+	if err := f.opts.Validate(); err != nil {
+		return nil, flagError(err)
+	}
+	f.problems = problems
+	return f, nil
+}
 
 // removeManifest removes the manifest of an earlier dataset in dir, so that
 // it stops claiming files that are about to be rewritten.
@@ -31,83 +63,51 @@ func removeManifest(dir string) error {
 }
 
 func cmdSelfplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("selfplay", selfplaySynopsis, stderr)
-	out := flags.String("out", "", "write the samples dataset (and games.sgf) to `DIR` (required); a killed run resumes there")
-	net := flags.String("net", "", "network weights `FILE` or network dataset (a train output); none: uniform priors (generation 0)")
-	preset := flags.String("preset", nn.Preset2x16, "network `shape` of the samples without --net")
-	board := flags.Int("board", 7, "board `size` without --net or problems")
-	d := selfplay.DefaultOptions()
-	games := flags.Int("games", 8, "play `N` games")
-	sims := flags.Int("sims", d.Simulations, "`N` PUCT simulations per move")
-	dw := flags.Int("dw", 0, "d_w: the living side wins by living by move `N` (0: from --dw-from, else the network's D)")
-	dwFrom := flags.String("dw-from", "", "take d_w from the next_dw of a samples or network `DATASET`")
-	temp := flags.Int("temp-moves", d.TempMoves, "sample the first `N` moves of a game by visit counts")
-	maxMoves := flags.Int("max-moves", 0, "cap games at `N` moves from their start (0: twice the region's points)")
-	perFile := flags.Int("games-per-file", d.GamesPerFile, "play `N` games together and write them per file")
-	leaves := flags.Int("leaves", d.LeavesPerGame, "`N` leaves per game per evaluation batch (virtual loss)")
-	workers := flags.Int("workers", runtime.NumCPU(), "play `N` chunks of games at once")
-	seed := flags.Uint64("seed", 1, "random `seed`")
-	alpha := flags.Float64("dirichlet-alpha", d.DirichletAlpha, "root noise `alpha`")
-	eps := flags.Float64("dirichlet-weight", d.DirichletWeight, "root noise `weight`")
-	reuse := flags.Bool("reuse-tree", d.ReuseTree, "start each search from the subtree of the move played (its visits count as simulations)")
-	cache := flags.Int("eval-cache", d.CacheEntries, "cache the network's outputs for up to `N` positions per chunk (0: off)")
-	problems, err := parseArgs(flags, args)
+	f, err := parseSelfplayFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		return usagef("--out DIR is required")
-	}
-	opts := d
-	opts.Games, opts.Simulations, opts.TempMoves, opts.MaxMoves = *games, *sims, *temp, *maxMoves
-	opts.GamesPerFile, opts.LeavesPerGame, opts.Workers, opts.Seed = *perFile, *leaves, *workers, *seed
-	opts.DirichletAlpha, opts.DirichletWeight = *alpha, *eps
-	opts.ReuseTree, opts.CacheEntries = *reuse, *cache
-	if err := setNet(&opts, *net, *preset, *board, 0); err != nil {
+	opts := f.opts.options()
+	if err := setNet(&opts, f.net, f.opts.Preset, f.opts.Board, f.opts.MovePlanes); err != nil {
 		return err
 	}
-	opts.DW = *dw
-	if opts.DW == 0 && *dwFrom != "" {
-		m, err := datasets.ReadManifest(*dwFrom)
+	opts.DW = f.opts.DW
+	if opts.DW == 0 && f.dwFrom != "" {
+		m, err := datasets.ReadManifest(f.dwFrom)
 		if err != nil {
 			return err
 		}
 		if opts.DW, err = strconv.Atoi(m.Meta[selfplay.MetaNextDW]); err != nil {
-			return fmt.Errorf("--dw-from %s: no %s in its manifest", *dwFrom, selfplay.MetaNextDW)
+			return fmt.Errorf("--dw-from %s: no %s in its manifest", f.dwFrom, selfplay.MetaNextDW)
 		}
 	}
 	if opts.DW == 0 {
 		opts.DW = opts.Config.D
 	}
-	if opts.Starts, err = selfplayStarts(problems, opts.Config.Board); err != nil {
+	if opts.Starts, err = selfplayStarts(f.problems, opts.Config.Board); err != nil {
 		return err
 	}
-	if err := removeManifest(*out); err != nil {
+	if err := removeManifest(f.out); err != nil {
 		return err
 	}
 	log := newLogger(stderr, false)
-	opts.Log = log
-	var prog pipelines.Progress = pipelines.NewLogProgress(log)
-	if isTerminal(stderr) {
-		prog = pipelines.NewBarProgress(stderr, "selfplay")
-	}
-	opts.Progress = prog
-	res, err := selfplay.Run(ctx, *out, opts)
+	opts.Log, opts.Progress = log, commandProgress(stderr, log, "selfplay")
+	res, err := selfplay.Run(ctx, f.out, opts)
 	if err != nil {
 		return err
 	}
-	if err := writeSelfplaySection(*out, "selfplay", res); err != nil {
+	if err := writeSelfplaySection(f.out, "selfplay", res); err != nil {
 		return err
 	}
 	m, err := res.Manifest(datasets.Manifest{Stage: "selfplay"})
 	if err != nil {
 		return err
 	}
-	if err := datasets.WriteManifest(*out, &m); err != nil {
+	if err := datasets.WriteManifest(f.out, &m); err != nil {
 		return err
 	}
 	s := res.Summary
 	fmt.Fprintf(stdout, "%d games (%d resumed) in %.1fs: living side lived %d, by move d_w=%d %d, mean length %.1f, next d_w %d; %d samples in %s\n",
-		s.Games, s.Resumed, s.Seconds, s.LivingWins, s.DW, s.WinsWithinDW, s.MeanLength, s.NextDW, s.Samples, *out)
+		s.Games, s.Resumed, s.Seconds, s.LivingWins, s.DW, s.WinsWithinDW, s.MeanLength, s.NextDW, s.Samples, f.out)
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 func TestSelfplayAndTrainCommands(t *testing.T) {
 	dir := t.TempDir()
 	sp1, net, sp2 := filepath.Join(dir, "sp1"), filepath.Join(dir, "net"), filepath.Join(dir, "sp2")
-	code, out, errs := lifezero(t, "selfplay", "--out", sp1, "--games", "3", "--sims", "8", "--games-per-file", "2", "--seed", "4")
+	code, out, errs := lifezero(t, "selfplay", "--out", sp1, "--games", "3", "--simulations", "8", "--games-per-file", "2", "--seed", "4")
 	if code != 0 || !strings.Contains(out, "3 games (0 resumed)") {
 		t.Fatalf("selfplay: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -27,7 +27,7 @@ func TestSelfplayAndTrainCommands(t *testing.T) {
 	if s.N == 0 || m1.Meta[selfplay.MetaDW] != "98" {
 		t.Fatalf("samples: %d, d_w %q (want the 7x7 net's D, 98)", s.N, m1.Meta[selfplay.MetaDW])
 	}
-	code, out, errs = lifezero(t, "train", "--out", net, "--steps", "6", "--batch", "8", "--checkpoint-every", "2", sp1)
+	code, out, errs = lifezero(t, "train", "--out", net, "--steps", "6", "--batch-size", "8", "--checkpoint-every", "2", sp1)
 	if code != 0 || !strings.Contains(out, "for 6 steps") {
 		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -44,7 +44,7 @@ func TestSelfplayAndTrainCommands(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(net, train.CheckpointFile)); err == nil {
 		t.Error("the checkpoint was left behind after training finished")
 	}
-	code, out, errs = lifezero(t, "selfplay", "--out", sp2, "--net", weights, "--dw-from", net, "--games", "2", "--sims", "8")
+	code, out, errs = lifezero(t, "selfplay", "--out", sp2, "--net", weights, "--dw-from", net, "--games", "2", "--simulations", "8")
 	if code != 0 {
 		t.Fatalf("selfplay --net: exit %d\n%s\n%s", code, out, errs)
 	}

@@ -21,48 +21,21 @@ const matchSummariesKind = "match-summaries"
 // engines' command lines; it is mapped to the running executable.
 const selfProgram = "lifezero"
 
-type matchParams struct {
-	Opponent    string  `yaml:"opponent" help:"the opponent's GTP command line (split on spaces)"`
-	Games       int     `yaml:"games" help:"games per feature model"`
-	Size        int     `yaml:"size" help:"board size"`
-	Komi        float64 `yaml:"komi" help:"komi"`
-	SampleMoves int     `yaml:"sample_moves" help:"the feature player draws its first N moves from the softmax of its scores, so games differ"`
-	MaxMoves    int     `yaml:"max_moves" help:"end a game after N moves and score it as it stands (0: 3 x size²)"`
-	Seed        uint64  `yaml:"seed" help:"match seed (each game's engines get a seed from it)"`
-}
-
-func (p *matchParams) Validate() error {
-	switch {
-	case strings.TrimSpace(p.Opponent) == "":
-		return &pipelines.ParamError{Key: "opponent", Msg: "empty: give the opponent's GTP command line"}
-	case p.Games < 1:
-		return &pipelines.ParamError{Key: "games", Msg: fmt.Sprintf("%d: want at least 1", p.Games)}
-	case p.Size < 5 || p.Size > 19:
-		return &pipelines.ParamError{Key: "size", Msg: fmt.Sprintf("%d: want 5..19", p.Size)}
-	case p.SampleMoves < 0:
-		return &pipelines.ParamError{Key: "sample_moves", Msg: fmt.Sprintf("%d: want 0 or more", p.SampleMoves)}
-	case p.MaxMoves < 0:
-		return &pipelines.ParamError{Key: "max_moves", Msg: fmt.Sprintf("%d: want 0 or more", p.MaxMoves)}
-	}
-	return nil
-}
-
 func matchKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "match",
 		Doc: "Plays each feature model of its inputs (features-train stages) through lifezero's GTP engine against " +
-			"an opponent (GNU Go by default), colours alternating, and writes per model the games (SGF), their results " +
+			"an opponent (GNU Go by default), colours alternating unless fixed_colours, and writes per model the games (SGF), their results " +
 			"and the score with its 95% interval and Elo, with a report section; an interrupted match resumes.",
-		Version: 1,
-		Params: matchParams{Opponent: "/usr/games/gnugo --mode gtp --level 1 --chinese-rules", Games: 20, Size: 9, Komi: 7.5,
-			SampleMoves: 8, Seed: 1},
+		Version:     1,
+		Params:      defaultMatchOptions(),
 		CheckInputs: stageInputs,
 		Run:         runMatch,
 	}
 }
 
 func runMatch(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[matchParams](env)
+	p, err := pipelines.ParamsAs[matchOptions](env)
 	if err != nil {
 		return err
 	}
@@ -83,14 +56,10 @@ func runMatch(ctx context.Context, env *pipelines.Env) error {
 		if strings.ContainsAny(dir, " \t") {
 			return fmt.Errorf("input stage:%s: its path %q holds a space, which an engine command line cannot", in.Stage, dir)
 		}
-		o := match.Options{
-			A:     fmt.Sprintf("%s gtp --features-model %s --sample-moves %d", selfProgram, dir, p.SampleMoves),
-			B:     p.Opponent,
-			Games: p.Games, Size: p.Size, Komi: p.Komi, MaxMoves: p.MaxMoves, Seed: p.Seed,
-			OutDir:   filepath.Join(env.OutDir, in.Stage),
-			Programs: map[string]string{selfProgram: self},
-			Progress: env.Progress, Log: env.Log,
-		}
+		o := p.options(fmt.Sprintf("%s gtp --features-model %s --sample-moves %d", selfProgram, dir, p.SampleMoves),
+			p.Opponent, filepath.Join(env.OutDir, in.Stage))
+		o.Programs = map[string]string{selfProgram: self}
+		o.Progress, o.Log = env.Progress, env.Log
 		env.Log.Info("match", "player", in.Stage, "opponent", p.Opponent, "games", p.Games)
 		sum, err := match.Run(ctx, o)
 		if err != nil {
@@ -103,9 +72,16 @@ func runMatch(ctx context.Context, env *pipelines.Env) error {
 		}
 		m.Files = append(m.Files, e)
 	}
+	colours := "colours alternating"
+	if p.FixedColours {
+		colours = "the model Black in every game"
+	}
+	if p.Handicap > 1 {
+		colours = fmt.Sprintf("handicap %d, %s", p.Handicap, colours)
+	}
 	settings := fmt.Sprintf("Each feature model plays `lifezero gtp --features-model DIR --sample-moves %d` against `%s`: "+
-		"%dx%d, komi %g, colours alternating, %d games each; records in `%s/<model>/games/`.",
-		p.SampleMoves, p.Opponent, p.Size, p.Size, p.Komi, p.Games, env.Stage)
+		"%dx%d, komi %g, %s, %d games each; records in `%s/<model>/games/`.",
+		p.SampleMoves, p.Opponent, p.Size, p.Size, p.Komi, colours, p.Games, env.Stage)
 	if err := evaluate.WriteMatchSection(env.OutDir, settings, entries); err != nil {
 		return err
 	}

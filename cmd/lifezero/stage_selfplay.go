@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -18,43 +17,6 @@ import (
 	"lifezero/train"
 )
 
-type selfplayParams struct {
-	Preset          string  `yaml:"preset" help:"network shape <blocks>x<filters> of the samples when no network input gives one (generation 0)"`
-	Board           int     `yaml:"board" help:"board size when no network input gives one"`
-	MovePlanes      int     `yaml:"move_planes" help:"one-hot move-number input planes when no network input gives them"`
-	Games           int     `yaml:"games" help:"games to play"`
-	Simulations     int     `yaml:"simulations" help:"PUCT simulations per move (the paper: 400)"`
-	TempMoves       int     `yaml:"temperature_moves" help:"moves from the start sampled by visit counts; later moves take the most visited"`
-	DirichletAlpha  float64 `yaml:"dirichlet_alpha" help:"root noise concentration (the paper: 0.03)"`
-	DirichletWeight float64 `yaml:"dirichlet_weight" help:"root noise weight (the paper: 0.25)"`
-	DW              int     `yaml:"dw" help:"d_w when no input carries one: the living side wins by living by this move number (0: the network's D)"`
-	MaxMoves        int     `yaml:"max_moves" help:"move cap per game, from its start (0: twice the region's points)"`
-	GamesPerFile    int     `yaml:"games_per_file" help:"games played together (one evaluation batch) and written per file: the unit of resume"`
-	LeavesPerGame   int     `yaml:"leaves_per_game" help:"leaves a game queues per batch under virtual loss"`
-	Workers         int     `yaml:"workers" help:"chunks of games played at once (0: one per CPU)"`
-	Seed            uint64  `yaml:"seed" help:"random seed, mixed with the stage name so generations differ"`
-}
-
-// Validate catches bad params when the pipeline is loaded.
-func (p *selfplayParams) Validate() error {
-	switch {
-	case p.Games < 1:
-		return &pipelines.ParamError{Key: "games", Msg: "want at least 1"}
-	case p.Simulations < 2:
-		return &pipelines.ParamError{Key: "simulations", Msg: "want at least 2"}
-	case p.GamesPerFile < 1:
-		return &pipelines.ParamError{Key: "games_per_file", Msg: "want at least 1"}
-	case p.LeavesPerGame < 1:
-		return &pipelines.ParamError{Key: "leaves_per_game", Msg: "want at least 1"}
-	case p.Workers < 0 || p.DW < 0 || p.MaxMoves < 0 || p.TempMoves < 0:
-		return &pipelines.ParamError{Msg: "workers, dw, max_moves and temperature_moves must be >= 0"}
-	}
-	if _, err := nn.Preset(p.Preset, p.Board); err != nil {
-		return &pipelines.ParamError{Key: "preset", Msg: err.Error()}
-	}
-	return nil
-}
-
 func selfplayKind() pipelines.Kind {
 	return pipelines.Kind{
 		Name: "selfplay",
@@ -65,25 +27,17 @@ func selfplayKind() pipelines.Kind {
 			"(none: 7x7-style kill-all on an empty board). d_w comes from the newest input that carries one " +
 			"(a selfplay or train stage's next_dw, the median game length), else from the dw param.",
 		Version: 1,
-		Params: selfplayParams{Preset: nn.Preset2x16, Board: 7, Games: 8, Simulations: 32, TempMoves: 8,
-			DirichletAlpha: 0.03, DirichletWeight: 0.25, GamesPerFile: 32, LeavesPerGame: 1, Seed: 1},
-		Run: runSelfplay,
+		Params:  defaultSelfplayOptions(),
+		Run:     runSelfplay,
 	}
 }
 
 func runSelfplay(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[selfplayParams](env)
+	p, err := pipelines.ParamsAs[selfplayOptions](env)
 	if err != nil {
 		return err
 	}
-	opts := selfplay.DefaultOptions()
-	opts.Games, opts.Simulations, opts.TempMoves = p.Games, p.Simulations, p.TempMoves
-	opts.DirichletAlpha, opts.DirichletWeight = p.DirichletAlpha, p.DirichletWeight
-	opts.MaxMoves, opts.GamesPerFile, opts.LeavesPerGame = p.MaxMoves, p.GamesPerFile, p.LeavesPerGame
-	opts.Workers = p.Workers
-	if opts.Workers == 0 {
-		opts.Workers = runtime.NumCPU()
-	}
+	opts := p.options()
 	h := fnv.New64a()
 	h.Write([]byte(env.Stage))
 	opts.Seed = p.Seed ^ h.Sum64()

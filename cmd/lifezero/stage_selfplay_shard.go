@@ -34,7 +34,7 @@ func withSelfplayShards(k pipelines.Kind) pipelines.Kind {
 // index within a run, so shards with the stage's seed would replay the same
 // games.
 func selfplayShardParams(params any, i, n int) (any, error) {
-	p, ok := params.(selfplayParams)
+	p, ok := params.(selfplayOptions)
 	if !ok {
 		return nil, fmt.Errorf("selfplay shards: params are %T", params)
 	}

@@ -16,55 +16,7 @@ import (
 	"lifezero/train"
 )
 
-type trainParams struct {
-	Preset          string  `yaml:"preset" help:"shape <blocks>x<filters> of a new network (no network input); empty: the samples' shape"`
-	Steps           int     `yaml:"steps" help:"optimisation steps"`
-	BatchSize       int     `yaml:"batch_size" help:"samples per step, drawn with replacement"`
-	Optimizer       string  `yaml:"optimizer" help:"momentum (SGD, the paper's) or adam"`
-	LR              float64 `yaml:"lr" help:"learning rate (the paper: 0.02)"`
-	LowLR           float64 `yaml:"low_lr" help:"learning rate from lr_drop_step on (the paper: 0.002)"`
-	LRDropStep      int     `yaml:"lr_drop_step" help:"step at which the rate drops to low_lr (0: never)"`
-	Momentum        float64 `yaml:"momentum" help:"SGD momentum"`
-	WeightDecay     float64 `yaml:"weight_decay" help:"L2 coefficient of the weights"`
-	Window          int     `yaml:"window" help:"train on the newest this many selfplay inputs (0: all)"`
-	MaxSamples      int     `yaml:"max_samples" help:"keep at most this many of the newest samples (0: all)"`
-	Augment         bool    `yaml:"augment" help:"map each sample by a random board symmetry"`
-	CheckpointEvery int     `yaml:"checkpoint_every" help:"steps between checkpoints (the unit of resume)"`
-	LogEvery        int     `yaml:"log_every" help:"steps per point of the loss curve"`
-	Seed            uint64  `yaml:"seed" help:"random seed of the initial weights and the batches"`
-}
-
-// Validate catches bad params when the pipeline is loaded.
-func (p *trainParams) Validate() error {
-	if p.Preset != "" {
-		if _, err := nn.Preset(p.Preset, 7); err != nil {
-			return &pipelines.ParamError{Key: "preset", Msg: err.Error()}
-		}
-	}
-	o := p.options()
-	o.Config, _ = nn.Preset(nn.Preset2x16, 7) // any valid shape: the real one comes from the inputs
-	if err := o.Validate(); err != nil {
-		return &pipelines.ParamError{Msg: err.Error()}
-	}
-	if p.Window < 0 || p.MaxSamples < 0 {
-		return &pipelines.ParamError{Msg: "window and max_samples must be >= 0"}
-	}
-	return nil
-}
-
-// options returns the training options of the params (without the config
-// and the starting weights).
-func (p *trainParams) options() train.NetOptions {
-	o := train.DefaultNetOptions()
-	o.Steps, o.BatchSize, o.LowLR, o.LRDropStep = p.Steps, p.BatchSize, p.LowLR, p.LRDropStep
-	o.Train.Optimizer, o.Train.LearningRate, o.Train.Momentum, o.Train.WeightDecay = p.Optimizer, p.LR, p.Momentum, p.WeightDecay
-	o.Augment, o.CheckpointEvery, o.LogEvery = p.Augment, p.CheckpointEvery, p.LogEvery
-	o.Train.Seed, o.Seed = p.Seed, p.Seed+1
-	return o
-}
-
 func trainKind() pipelines.Kind {
-	d := train.DefaultNetOptions()
 	return pipelines.Kind{
 		Name: "train",
 		Doc: "Trains the network on the samples of its selfplay inputs (the newest window of them), starting " +
@@ -72,17 +24,15 @@ func trainKind() pipelines.Kind {
 			"on the policy cross-entropy, value squared error and d-win cross-entropy. Writes a network " +
 			"dataset (network.lznn, losses.arrow) with the loss curve in its report section. Checkpoints " +
 			"every checkpoint_every steps: a killed run resumes from the last one.",
-		Version: 1,
-		Params: trainParams{Steps: 200, BatchSize: 64, Optimizer: nn.OptimizerMomentum, LR: d.Train.LearningRate,
-			LowLR: d.LowLR, Momentum: d.Train.Momentum, WeightDecay: d.Train.WeightDecay, Augment: true,
-			CheckpointEvery: 50, LogEvery: 10, Seed: 1},
+		Version:     1,
+		Params:      defaultTrainOptions(),
 		CheckInputs: stageInputs,
 		Run:         runTrain,
 	}
 }
 
 func runTrain(ctx context.Context, env *pipelines.Env) error {
-	p, err := pipelines.ParamsAs[trainParams](env)
+	p, err := pipelines.ParamsAs[trainOptions](env)
 	if err != nil {
 		return err
 	}
@@ -103,9 +53,7 @@ func runTrain(ctx context.Context, env *pipelines.Env) error {
 		return fmt.Errorf("no %s input: list the selfplay stages to train on", selfplay.SamplesKind)
 	}
 	sort.SliceStable(samples, func(i, j int) bool { return samples[i].Order < samples[j].Order })
-	if p.Window > 0 && len(samples) > p.Window {
-		samples = samples[len(samples)-p.Window:]
-	}
+	samples = newestWindow(samples, p.Window)
 	dirs := make([]string, len(samples))
 	for i, in := range samples {
 		dirs[i] = in.Path
