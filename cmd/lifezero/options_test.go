@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -268,5 +269,38 @@ func TestRecordsSearchOptions(t *testing.T) {
 	o.Swap, o.Symmetry = false, false
 	if got := o.searchOptions(); !got.NoSwap || !got.NoSymmetry || got.Limit != 20 || got.Workers != 1 {
 		t.Errorf("--no-swap --no-symmetry give %+v", got)
+	}
+}
+
+// The params' JSON is a stage's input hash: a renamed, reordered or newly
+// hashed field would rerun every cached output of the kind. The want column
+// was marshalled by the params types before the options types replaced them
+// (commit 94e3516); change it only together with the kind's Version.
+func TestOptionsHashAsBefore(t *testing.T) {
+	tests := []struct{ kind, params, want string }{
+		{"tsumego-train", "{}", `{"Folds":9,"LD":true,"Ladders":false,"Iterations":200,"Proofs":0,"KillAll":0}`},
+		{"features-train", "{}", `{"Model":"bt","Epochs":0,"Factors":0,"LearningRate":0,"RegW":0.0001,"RegV":0.001,"Sampling":"","Negatives":0,"Temperature":0,"Optimizer":"","Tolerance":0.000001,"Seed":1,"InMemory":true,"ShuffleBuffer":0}`},
+		{"features-train", "{model: lfr, in_memory: false}", `{"Model":"lfr","Epochs":0,"Factors":0,"LearningRate":0,"RegW":0.0001,"RegV":0.001,"Sampling":"","Negatives":0,"Temperature":0,"Optimizer":"","Tolerance":0.000001,"Seed":1,"InMemory":false,"ShuffleBuffer":0}`},
+		{"movecands", "{}", `{"FromDate":"","ToDate":"","MaxGames":0,"PositionsPerGame":0,"Seed":1,"LearnDiamonds":0,"LearnShapes":0,"Pattern3Liberties":true,"RowsPerFile":0}`},
+		{"movecands", `{appended_only: true, from_date: "2009"}`, `{"FromDate":"2009","ToDate":"","MaxGames":0,"PositionsPerGame":0,"Seed":1,"LearnDiamonds":0,"LearnShapes":0,"Pattern3Liberties":true,"RowsPerFile":0,"AppendedOnly":true}`},
+		{"movepred", "{}", `{"Random":true,"Seed":1,"PhaseSize":50,"Frequencies":true}`},
+		{"records-import", "{}", `{"FromDate":"","ToDate":"","MaxGames":0,"RowsPerFile":0,"SkipBad":false}`},
+		{"records-import", "{append: true, max_games: 5}", `{"FromDate":"","ToDate":"","MaxGames":5,"RowsPerFile":0,"SkipBad":false,"Append":true}`},
+		{"rzt", "{}", `{"Budget":500000,"Evaluator":"ldb","Timeout":""}`},
+		{"owl", "{}", `{"GNUGo":"/usr/games/gnugo","Level":10}`},
+		{"report", "{}", `{"Title":""}`},
+	}
+	for _, tt := range tests {
+		p, err := stageParams(t, tt.kind, tt.params)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.kind, tt.params, err)
+		}
+		got, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("%s params %s hash as\n%s\nwant (as before)\n%s", tt.kind, tt.params, got, tt.want)
+		}
 	}
 }
