@@ -78,7 +78,7 @@ func cmdFeaturesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	if f.opts.AppendedOnly {
-		views, cleanup, err := appendedViews(gameDirs)
+		views, cleanup, err := appendedViews(gameDirs, "--appended-only")
 		defer cleanup()
 		if err != nil {
 			return err

@@ -304,3 +304,36 @@ func TestOptionsHashAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// features build --appended-only reads, like the movecands stage's
+// appended_only, only the games the last append added.
+func TestFeaturesBuildAppendedOnly(t *testing.T) {
+	dir := t.TempDir()
+	games := dir + "/games"
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errs := lifezero(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errs)
+		}
+		return out
+	}
+	run("records", "import", "--out", games, "--to-date", "2009", "--max-games", "10", "../../samples/games")
+	run("records", "import", "--append", "--out", games, "--from-date", "2010", "--max-games", "5", "../../samples/games")
+	for _, tt := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "from 15 of 15 sampled games"},
+		{[]string{"--appended-only"}, "from 5 of 5 sampled games"},
+	} {
+		out := run(append(append([]string{"features", "build", "--out", t.TempDir(), "--positions-per-game", "1"}, tt.flags...), games)...)
+		if !strings.Contains(out, tt.want) {
+			t.Errorf("features build %v:\n%s\nwant %q", tt.flags, out, tt.want)
+		}
+	}
+	code, _, errs := lifezero(t, "features", "build", "--out", t.TempDir(), "--appended-only", "../../samples/games")
+	if code != 1 || !strings.Contains(errs, "--appended-only: ") || !strings.Contains(errs, "no append") {
+		t.Errorf("--appended-only on SGF files: exit %d, stderr\n%s", code, errs)
+	}
+}

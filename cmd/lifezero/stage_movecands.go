@@ -71,7 +71,7 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 		return fmt.Errorf("no games dataset among the inputs")
 	}
 	if p.AppendedOnly {
-		views, cleanup, err := appendedViews(gameDirs)
+		views, cleanup, err := appendedViews(gameDirs, "appended_only")
 		defer cleanup()
 		if err != nil {
 			return err
@@ -114,17 +114,18 @@ func runMoveCands(ctx context.Context, env *pipelines.Env) error {
 }
 
 // appendedViews returns, for each games dataset in dirs, a temporary games
-// dataset of the games its last append added; cleanup removes them.
-func appendedViews(dirs []string) (views []string, cleanup func(), err error) {
+// dataset of the games its last append added; cleanup removes them. Errors
+// name the option as the user gave it (the param or the flag).
+func appendedViews(dirs []string, option string) (views []string, cleanup func(), err error) {
 	tmp, err := os.MkdirTemp("", "lifezero-appended-*")
 	if err != nil {
-		return nil, func() {}, fmt.Errorf("appended_only: %w", err)
+		return nil, func() {}, fmt.Errorf("%s: %w", option, err)
 	}
 	cleanup = func() { os.RemoveAll(tmp) }
 	for i, dir := range dirs {
 		view := filepath.Join(tmp, fmt.Sprint(i))
 		if _, err := datasets.AppendedView(dir, view); err != nil {
-			return nil, cleanup, fmt.Errorf("appended_only: %w", err)
+			return nil, cleanup, fmt.Errorf("%s: %w", option, err)
 		}
 		views = append(views, view)
 	}
