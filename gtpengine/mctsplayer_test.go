@@ -31,7 +31,7 @@ func sequentialScores(t *testing.T, net *nn.Evaluator, g *Game, moves []game.Poi
 		pos := root.Copy()
 		id := mcts.NodeID(0)
 		for tree.Node(id).Expanded() {
-			id = tree.Select(id, nil)
+			id = tree.SelectChild(id)
 			if err := pos.Play(tree.Node(id).Move); err != nil {
 				t.Fatal(err)
 			}

@@ -6,5 +6,6 @@
 // leaves out under virtual loss so that many of them (from many searches)
 // go to an Evaluator in one batch, and backs the results up. It knows
 // nothing of networks, proofs or zones; a solver keeps its proof state
-// beside the tree and tells selection which children to skip.
+// beside the tree, whose SelectChild passes over the children proven or
+// pruned.
 package mcts

@@ -16,6 +16,10 @@ import (
 type lazyTree struct {
 	recs  []lazyRec // index 0 unused
 	freed []NodeID  // records freed by unexpand, handed out again first
+	// skip, if not nil, passes over children in selection, as the
+	// solver's tree does, given the child's record or None when it has
+	// none yet.
+	skip func(m game.Point, rec NodeID) bool
 }
 
 type lazyRec struct {
@@ -40,7 +44,7 @@ func (t *lazyTree) Len() int                  { return len(t.recs) }
 func (t *lazyTree) Move(id NodeID) game.Point { return t.recs[id].move }
 func (t *lazyTree) Visits(id NodeID) int32    { return t.recs[id].visits }
 
-func (t *lazyTree) SelectChild(id NodeID, skip func(game.Point, NodeID) bool) NodeID {
+func (t *lazyTree) SelectChild(id NodeID) NodeID {
 	p := &t.recs[id]
 	if !p.expanded {
 		return None
@@ -54,7 +58,7 @@ func (t *lazyTree) SelectChild(id NodeID, skip func(game.Point, NodeID) bool) No
 	best, bestScore := -1, math.Inf(-1)
 	for i, m := range p.moves {
 		rec := p.kids[i]
-		if skip != nil && skip(m, rec) {
+		if t.skip != nil && t.skip(m, rec) {
 			continue
 		}
 		q, n := fpu, int32(0)
@@ -121,15 +125,18 @@ func (t *lazyTree) Backup(id NodeID, value float64, forPlayer game.Color, withVi
 // The same search over *Tree and over a tree that creates ids on
 // selection, with its root at another id, gives every line the same visits
 // and values, with leaves one at a time or several in flight, and with a
-// skipped move (passed to Skip with no id on the lazy tree).
+// skipped move (which the lazy tree's selection passes over with no id).
 func TestSearchOverLazyTree(t *testing.T) {
 	for _, tc := range []struct {
 		batch int
 		skip  game.Point
 	}{{1, game.NoPoint}, {4, game.NoPoint}, {3, 1}} {
 		arena, lazy := NewTree(game.White), newLazyTree(game.White)
-		run(t, NewSearch(arena, game.Black, 400, hashHooks(tc.skip)), Evaluator[hashGame](&hashEval{}), tc.batch)
-		ls := NewSearch(lazy, game.Black, 400, hashHooks(tc.skip))
+		if tc.skip != game.NoPoint {
+			lazy.skip = skipMove(tc.skip)
+		}
+		run(t, NewSearch(skipping(arena, tc.skip), game.Black, 400, hashHooks()), Evaluator[hashGame](&hashEval{}), tc.batch)
+		ls := NewSearch(lazy, game.Black, 400, hashHooks())
 		run(t, ls, Evaluator[hashGame](&hashEval{}), tc.batch)
 		records := 0
 		var walk func(a, l NodeID)
@@ -207,7 +214,7 @@ func TestSearchForget(t *testing.T) {
 		lazy := newLazyTree(game.White)
 		// Game ends only at depth 4, so the search keeps coming back to
 		// the busy lines.
-		h := hashHooks(game.NoPoint)
+		h := hashHooks()
 		h.Judge = func(st *hashGame) (float64, bool) { return hashValue(st.path, 'v'), len(st.path) >= 4 }
 		s := NewSearch(lazy, game.Black, 300, h)
 		ev := &hashEval{}
@@ -232,15 +239,8 @@ func TestSearchForget(t *testing.T) {
 				s.Forget(id)
 			}
 		}
-		s.AddSimulations(300)
-		var runErr error
-		for rounds := 0; !s.Finished() && runErr == nil && rounds < 10000; rounds++ {
-			var leaves []*Leaf[hashGame]
-			if leaves, runErr = s.Collect(4, nil); runErr == nil {
-				runErr = Evaluate(Evaluator[hashGame](ev), leaves)
-			}
-		}
-		bad := runErr != nil || !s.Finished()
+		runErr := simulateMore(s, ev, 600, 4)
+		bad := runErr != nil || s.Done() != 600
 		for id := NodeID(2); int(id) < lazy.Len(); id++ {
 			if slices.Contains(lazy.freed, id) {
 				continue // freed and not handed out again
@@ -263,4 +263,30 @@ func TestSearchForget(t *testing.T) {
 			t.Fatal("without Forget the reused ids kept no stale state: the test tests nothing")
 		}
 	}
+}
+
+// simulateMore searches on until done simulations are backed up, past the
+// simulations s wanted, up to batch leaves in flight: the solver's way,
+// descending by Simulate, which no simulation count stops. It gives up
+// after 10000 rounds (a search whose stale states collide for ever).
+func simulateMore(s *Search[hashGame], ev Evaluator[hashGame], done, batch int) error {
+	for rounds := 0; s.Done() < done && rounds < 10000; rounds++ {
+		var leaves []*Leaf[hashGame]
+		for len(leaves) < batch && s.Done()+len(leaves) < done {
+			lf, collided, err := s.Simulate()
+			if err != nil {
+				return err
+			}
+			if collided {
+				break
+			}
+			if lf != nil {
+				leaves = append(leaves, lf)
+			}
+		}
+		if err := Evaluate(ev, leaves); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -20,11 +20,12 @@ type SearchTree interface {
 	Move(id NodeID) game.Point
 	// Visits returns the visits backed up through id.
 	Visits(id NodeID) int32
-	// SelectChild returns the child of an expanded node with the highest
-	// PUCT score, passing over those for which skip (if not nil) is true,
-	// or None. A tree that gives children ids only when first selected
-	// passes None to skip for those and creates the id of the one chosen.
-	SelectChild(id NodeID, skip func(move game.Point, child NodeID) bool) NodeID
+	// SelectChild returns the child of an expanded node to descend to, or
+	// None when it has none to offer: the highest PUCT score among the
+	// children the tree lets be selected (a solver's tree passes over
+	// those it has proven or pruned). A tree that gives children ids only
+	// when first selected creates the id of the one chosen.
+	SelectChild(id NodeID) NodeID
 	// Expand creates id's children, played by player, with their priors.
 	Expand(id NodeID, player game.Color, moves []game.Point, priors []float32)
 	// AddVirtualLoss marks the path from id to the root as in flight.
@@ -61,10 +62,6 @@ type Hooks[S any] struct {
 	// a node already searched. A decided node becomes a game end with that
 	// value; its subtree is kept but no longer entered.
 	Decided func(id NodeID, st *S) (value float64, decided bool)
-	// Skip, if not nil, passes over children in selection (proven or
-	// pruned): parent is the node selecting, child None for a child the
-	// tree has no id for yet.
-	Skip func(parent NodeID, m game.Point, child NodeID) bool
 	// RootPriors, if not nil, changes the root's priors before they are
 	// stored: self-play mixes in Dirichlet noise there.
 	RootPriors func(priors []float32)
@@ -130,10 +127,6 @@ type Search[S any] struct {
 	pending     int // leaves returned and not applied yet
 	status      []Status
 	value       []float64 // the value of a Terminal node
-	// selecting and skip let the tree call hooks.Skip without a closure
-	// per descent step.
-	selecting NodeID
-	skip      func(game.Point, NodeID) bool
 	// free holds leaves to reuse: those of descents that returned none,
 	// and applied ones (a leaf belongs to its search again once applied).
 	free []*Leaf[S]
@@ -143,9 +136,6 @@ type Search[S any] struct {
 // simulations, with values for perspective.
 func NewSearch[S any](tree SearchTree, perspective game.Color, sims int, hooks Hooks[S]) *Search[S] {
 	s := &Search[S]{tree: tree, hooks: hooks, perspective: perspective, sims: sims}
-	if hooks.Skip != nil {
-		s.skip = func(m game.Point, c NodeID) bool { return s.hooks.Skip(s.selecting, m, c) }
-	}
 	s.grow()
 	return s
 }
@@ -158,10 +148,6 @@ func (s *Search[S]) Reset(perspective game.Color, sims int) {
 	s.status, s.value = s.status[:0], s.value[:0]
 	s.grow()
 }
-
-// AddSimulations raises the simulations wanted by n: a solver that checks
-// its deadline and memory every so many nodes searches in such steps.
-func (s *Search[S]) AddSimulations(n int) { s.sims += n }
 
 // Forget makes the search treat id as never reached: a tree that frees
 // nodes (a memory bound dropping a subtree, the node itself unexpanded)
@@ -264,8 +250,7 @@ func (s *Search[S]) Simulate() (lf *Leaf[S], collided bool, err error) {
 				continue
 			}
 		}
-		s.selecting = id
-		child := s.tree.SelectChild(id, s.skip)
+		child := s.tree.SelectChild(id)
 		if child == None {
 			return nil, false, fmt.Errorf("mcts: search: node %d: %w", id, ErrNoChild)
 		}

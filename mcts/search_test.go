@@ -146,8 +146,8 @@ func pathHash(path []game.Point, salt byte) uint32 {
 // hashValue is a value in [0,1] in steps of 1/8 (exact in float32).
 func hashValue(path []game.Point, salt byte) float64 { return float64(pathHash(path, salt)%9) / 8 }
 
-func hashHooks(skipMove game.Point) Hooks[hashGame] {
-	h := Hooks[hashGame]{
+func hashHooks() Hooks[hashGame] {
+	return Hooks[hashGame]{
 		Root: func() hashGame { return hashGame{toMove: game.Black} },
 		Play: func(st *hashGame, m game.Point) error {
 			st.path = append(st.path[:len(st.path):len(st.path)], m)
@@ -164,10 +164,29 @@ func hashHooks(skipMove game.Point) Hooks[hashGame] {
 			return 0, false
 		},
 	}
-	if skipMove != game.NoPoint {
-		h.Skip = func(_ NodeID, m game.Point, _ NodeID) bool { return m == skipMove }
+}
+
+// skipTree is a *Tree whose selection passes over the children skip names,
+// as a solver's tree passes over those it has proven or pruned.
+type skipTree struct {
+	*Tree
+	skip func(m game.Point, child NodeID) bool
+}
+
+func (t skipTree) SelectChild(id NodeID) NodeID { return t.selectChild(id, t.skip) }
+
+// skipMove is a skip rule passing over move m.
+func skipMove(m game.Point) func(game.Point, NodeID) bool {
+	return func(c game.Point, _ NodeID) bool { return c == m }
+}
+
+// skipping returns tr with selection passing over move m (tr itself for
+// NoPoint).
+func skipping(tr *Tree, m game.Point) SearchTree {
+	if m == game.NoPoint {
+		return tr
 	}
-	return h
+	return skipTree{tr, skipMove(m)}
 }
 
 type hashEval struct{ batches int }
@@ -212,7 +231,7 @@ func TestSearchBackupAccounting(t *testing.T) {
 	}{{1, 300, game.NoPoint, false}, {3, 300, game.NoPoint, false}, {8, 300, game.NoPoint, false},
 		{8, 500, 2, false}, {1, 50, 3, false}, {1, 400, game.NoPoint, true}, {6, 400, 3, true}} {
 		tr := NewTree(game.White)
-		h := hashHooks(tc.skip)
+		h := hashHooks()
 		if tc.decide {
 			h.Decided = func(id NodeID, st *hashGame) (float64, bool) {
 				if id == tr.Root() || !tr.Node(id).Expanded() {
@@ -221,7 +240,7 @@ func TestSearchBackupAccounting(t *testing.T) {
 				return decided(st.path)
 			}
 		}
-		s := NewSearch(tr, game.Black, tc.sims, h)
+		s := NewSearch(skipping(tr, tc.skip), game.Black, tc.sims, h)
 		ev := &hashEval{}
 		run(t, s, ev, tc.batch)
 		if got := tr.Node(0).Visits; int(got) != tc.sims || s.Done() != tc.sims {
@@ -292,11 +311,11 @@ func TestSearchBackupAccounting(t *testing.T) {
 // tree it gets alone: batching across games changes nothing per game.
 func TestSearchBatchAcrossSearches(t *testing.T) {
 	solo := NewTree(game.White)
-	run(t, NewSearch(solo, game.Black, 200, hashHooks(game.NoPoint)), Evaluator[hashGame](&hashEval{}), 2)
+	run(t, NewSearch(solo, game.Black, 200, hashHooks()), Evaluator[hashGame](&hashEval{}), 2)
 	trees := []*Tree{NewTree(game.White), NewTree(game.White), NewTree(game.White)}
 	var searches []*Search[hashGame]
 	for i, tr := range trees {
-		searches = append(searches, NewSearch(tr, game.Black, 200+50*i, hashHooks(game.NoPoint)))
+		searches = append(searches, NewSearch(tr, game.Black, 200+50*i, hashHooks()))
 	}
 	ev := &hashEval{}
 	for busy := true; busy; {
@@ -330,9 +349,8 @@ func TestSearchBatchAcrossSearches(t *testing.T) {
 // A node whose every child is skipped stops the search with an error
 // rather than a panic or a silent loop.
 func TestSearchAllSkipped(t *testing.T) {
-	h := hashHooks(game.NoPoint)
-	h.Skip = func(NodeID, game.Point, NodeID) bool { return true }
-	s := NewSearch(NewTree(game.White), game.Black, 10, h)
+	all := func(game.Point, NodeID) bool { return true }
+	s := NewSearch(skipTree{NewTree(game.White), all}, game.Black, 10, hashHooks())
 	ev := &hashEval{}
 	leaves, err := s.Collect(1, nil)
 	if err != nil || len(leaves) != 1 {
@@ -369,9 +387,9 @@ func (e *judgingEval) EvaluateBatch(leaves []*Leaf[hashGame]) error {
 // flight the backups still add up.
 func TestSearchTerminalLeaves(t *testing.T) {
 	judged := NewTree(game.White)
-	js := NewSearch(judged, game.Black, 300, hashHooks(game.NoPoint))
+	js := NewSearch(judged, game.Black, 300, hashHooks())
 	run(t, js, Evaluator[hashGame](&hashEval{}), 1)
-	h := hashHooks(game.NoPoint)
+	h := hashHooks()
 	h.Judge = nil
 	evaluated := NewTree(game.White)
 	es := NewSearch(evaluated, game.Black, 300, h)

@@ -143,19 +143,14 @@ func (n *Node) Q(fpu float64) float64 {
 	return float64(n.ValueSum) / float64(v)
 }
 
-// Select returns the child of id with the highest PUCT score, skipping the
-// children for which skip returns true (proven, pruned). It returns None
-// when every child is skipped or the node has none.
-func (t *Tree) Select(id NodeID, skip func(NodeID) bool) NodeID {
-	if skip == nil {
-		return t.SelectChild(id, nil)
-	}
-	return t.SelectChild(id, func(_ game.Point, c NodeID) bool { return skip(c) })
-}
+// SelectChild returns the child of id with the highest PUCT score, or
+// None when id has no children.
+func (t *Tree) SelectChild(id NodeID) NodeID { return t.selectChild(id, nil) }
 
-// SelectChild is Select with skip also given each child's move, as
-// SearchTree has it.
-func (t *Tree) SelectChild(id NodeID, skip func(move game.Point, child NodeID) bool) NodeID {
+// selectChild is SelectChild passing over the children for which skip (if
+// not nil) is true: what a solver's tree does with the children it has
+// proven or pruned, which the search's tests do with a *Tree (skipTree).
+func (t *Tree) selectChild(id NodeID, skip func(move game.Point, child NodeID) bool) NodeID {
 	parent := t.Node(id)
 	if !parent.Expanded() {
 		return None

@@ -12,7 +12,7 @@ import (
 func TestSelectPrefersPriorThenValue(t *testing.T) {
 	tr := NewTree(game.White)
 	tr.Expand(0, game.Black, []game.Point{10, 11, 12}, []float32{0.1, 0.8, 0.1})
-	if got := tr.Select(0, nil); got != 2 {
+	if got := tr.SelectChild(0); got != 2 {
 		t.Fatalf("unvisited children: picked %d, want the high-prior child 2", got)
 	}
 	// Child 2 loses every visit, child 3 wins every visit: value wins out.
@@ -20,14 +20,14 @@ func TestSelectPrefersPriorThenValue(t *testing.T) {
 		tr.Backup(2, 0, game.Black, false)
 		tr.Backup(3, 1, game.Black, false)
 	}
-	if got := tr.Select(0, func(id NodeID) bool { return id == 1 }); got != 3 {
+	if got := tr.selectChild(0, func(_ game.Point, id NodeID) bool { return id == 1 }); got != 3 {
 		t.Fatalf("after backups picked %d, want 3", got)
 	}
-	skipped := tr.Select(0, func(id NodeID) bool { return id != 1 })
+	skipped := tr.selectChild(0, func(_ game.Point, id NodeID) bool { return id != 1 })
 	if skipped != 1 {
 		t.Fatalf("skip: picked %d, want 1", skipped)
 	}
-	if tr.Select(0, func(NodeID) bool { return true }) != None {
+	if tr.selectChild(0, func(game.Point, NodeID) bool { return true }) != None {
 		t.Fatal("all skipped: want None")
 	}
 }
@@ -52,7 +52,7 @@ func TestVirtualLoss(t *testing.T) {
 	tr := NewTree(game.White)
 	tr.Expand(0, game.Black, []game.Point{10, 11}, []float32{0.5, 0.5})
 	tr.AddVirtualLoss(1)
-	if got := tr.Select(0, nil); got != 2 {
+	if got := tr.SelectChild(0); got != 2 {
 		t.Fatalf("virtual loss on child 1: picked %d", got)
 	}
 	tr.Backup(1, 1, game.Black, true)

@@ -25,9 +25,7 @@ func (t *memTree) Visits(id mcts.NodeID) int32 { return t.node(int32(id)).visits
 // searchTree is memTree with the solver's selection: the tree mcts.Search
 // descends. The skip rule (skipper: the proven children that cannot change
 // a node's status, the moves outside an AND node's must-play region) is
-// applied here, one direct call per child, rather than through
-// mcts.Hooks.Skip, whose calls through function values cost a tenth of a
-// node's time with a cheap evaluator.
+// applied here, one direct call per child.
 type searchTree struct {
 	*memTree
 	s *mcSolver
@@ -37,9 +35,7 @@ var _ mcts.SearchTree = searchTree{}
 
 // SelectChild implements mcts.SearchTree: selectChild with the node's
 // skipper, then the chosen child's record, created on its first selection.
-// skip is always nil: the solver's hooks (searchHooks) set no Skip, the
-// skipper being its whole skip rule.
-func (t searchTree) SelectChild(id mcts.NodeID, _ func(game.Point, mcts.NodeID) bool) mcts.NodeID {
+func (t searchTree) SelectChild(id mcts.NodeID) mcts.NodeID {
 	idx, move, _, ok := t.selectChild(int32(id), t.s.skipper(int32(id)))
 	if !ok {
 		t.selected = 0
