@@ -63,3 +63,35 @@ func TestCopyToIsIndependent(t *testing.T) {
 		}
 	}
 }
+
+// A scratch position that CopyTo fills again and again (a search's
+// descent from its root) plays without allocating once its superko history
+// storage has grown to the line's length: what lets self-play descend
+// without garbage.
+func TestCopyToPlayReusesHistory(t *testing.T) {
+	p, err := NewPosition(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetKoRule(Black, PositionalSuperko) // Play then also reads the history
+	if err := p.Play(p.Point(3, 3)); err != nil {
+		t.Fatal(err)
+	}
+	line := []Point{p.Point(2, 2), p.Point(4, 4), Pass, p.Point(2, 4), p.Point(4, 2)}
+	var scratch Position
+	descend := func() {
+		p.CopyTo(&scratch)
+		for _, m := range line {
+			if err := scratch.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	descend() // grows the scratch's history storage
+	if n := testing.AllocsPerRun(20, descend); n != 0 {
+		t.Fatalf("%v allocations a descent into a reused scratch, want 0", n)
+	}
+	if got, want := len(scratch.History()), len(p.History())+len(line); got != want {
+		t.Fatalf("history of %d positions after the line, want %d", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"math"
+	"slices"
 
 	"lifezero/game"
 )
@@ -11,7 +12,17 @@ import (
 // candidate moves. They are uniform when the policy gives the moves no
 // mass, as an untrained or broken network might.
 func MovePriors(b *game.Board, policy []float32, moves []game.Point) []float32 {
-	priors := make([]float32, len(moves))
+	return AppendMovePriors(make([]float32, 0, len(moves)), b, policy, moves)
+}
+
+// AppendMovePriors appends MovePriors(b, policy, moves) to dst: the form
+// without an allocation for a caller that keeps a buffer (self-play's
+// batcher gives the leaves of a batch one, reused by the next batch).
+func AppendMovePriors(dst []float32, b *game.Board, policy []float32, moves []game.Point) []float32 {
+	n := len(dst)
+	dst = slices.Grow(dst, len(moves))[:n+len(moves)]
+	priors := dst[n:]
+	clear(priors)
 	var sum float32
 	for i, m := range moves {
 		k := MoveIndex(b, m)
@@ -30,5 +41,5 @@ func MovePriors(b *game.Board, policy []float32, moves []game.Point) []float32 {
 			priors[i] = 1 / float32(len(priors))
 		}
 	}
-	return priors
+	return dst
 }

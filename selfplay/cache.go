@@ -19,6 +19,10 @@ type evalCache struct {
 	entries map[[2]uint64]cachedEval
 	max     int    // entries kept before the cache is emptied
 	buf     []byte // the planes as bytes, for hashing
+	// slab holds the entries' outputs one after another, so that a put
+	// does not allocate once it has grown; emptying the cache starts it
+	// over, as nothing keeps an entry's slices past the batch that got it.
+	slab []float32
 }
 
 type cachedEval struct {
@@ -52,9 +56,16 @@ func (c *evalCache) get(k [2]uint64) (cachedEval, bool) {
 
 // put stores copies of one position's outputs. A full cache is emptied
 // first: the positions of the current searches come back soon enough.
+// The slices that get returns stay valid until then (the slab is written
+// over afterwards), so a batch reads its hits before it puts its new
+// positions.
 func (c *evalCache) put(k [2]uint64, policy []float32, value float32, dwin []float32) {
 	if len(c.entries) >= c.max {
 		clear(c.entries)
+		c.slab = c.slab[:0]
 	}
-	c.entries[k] = cachedEval{policy: append([]float32(nil), policy...), value: value, dwin: append([]float32(nil), dwin...)}
+	n := len(c.slab)
+	c.slab = append(append(c.slab, policy...), dwin...)
+	m, end := n+len(policy), len(c.slab)
+	c.entries[k] = cachedEval{policy: c.slab[n:m:m], value: value, dwin: c.slab[m:end:end]}
 }

@@ -25,19 +25,22 @@ func (u UniformNet) Forward(planes []float32, n int) ([][]float32, []float32, []
 	if n < 0 || len(planes) != n*c.InputSize() {
 		return nil, nil, nil, fmt.Errorf("selfplay: uniform net: %d floats of planes for %d positions, want %d", len(planes), n, n*c.InputSize())
 	}
-	policy := make([][]float32, n)
-	dwin := make([][]float32, n)
+	// Three allocations a call: the rows of both outputs, the values, and
+	// the one policy and d-win vector every row shares (read-only for the
+	// caller).
+	rows := make([][]float32, 2*n)
+	policy, dwin := rows[:n:n], rows[n:]
 	value := make([]float32, n)
-	p := make([]float32, c.PolicySize())
+	pd := make([]float32, c.PolicySize()+c.D)
+	p, d := pd[:c.PolicySize():c.PolicySize()], pd[c.PolicySize():]
 	for i := range p {
 		p[i] = 1 / float32(len(p))
 	}
-	d := make([]float32, c.D)
 	for i := range d {
 		d[i] = 0.5
 	}
 	for i := range n {
-		policy[i], dwin[i] = p, d // read-only for the caller
+		policy[i], dwin[i] = p, d
 	}
 	return policy, value, dwin, nil
 }

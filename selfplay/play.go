@@ -137,9 +137,22 @@ func (p *player) playChunk(ctx context.Context, indices []int, onGame func(*Game
 }
 
 // collect runs simulations of s until it has queued LeavesPerGame leaves or
-// wants no more; game ends met on the way are backed up at once.
+// wants no more; game ends met on the way are backed up at once. It
+// gathers the leaves one Collect each, a slot (scratch position) per leaf:
+// the same descents as one Collect of them all, which stops where a
+// Collect of one returns none (a collision, or no simulation wanted).
 func (p *player) collect(s *search, leaves []*leaf) ([]*leaf, error) {
-	return s.core.Collect(p.opts.LeavesPerGame, leaves)
+	for len(s.slots) < p.opts.LeavesPerGame {
+		s.slots = append(s.slots, new(game.Position))
+	}
+	for s.slot = 0; s.slot < p.opts.LeavesPerGame; s.slot++ {
+		n := len(leaves)
+		var err error
+		if leaves, err = s.core.Collect(1, leaves); err != nil || len(leaves) == n {
+			return leaves, err
+		}
+	}
+	return leaves, nil
 }
 
 // batcher evaluates the leaves of one chunk, as the chunk's
@@ -156,6 +169,7 @@ type batcher struct {
 	keys   [][2]uint64       // per batch row
 	index  map[[2]uint64]int // batch row of a key
 	moves  []game.Point      // the leaves' legal moves, one after another
+	priors []float32         // and their priors
 	// Evaluated counts positions sent to the network, Hits the leaves
 	// answered by the cache or by another leaf of the same batch.
 	evaluated, hits int
@@ -216,16 +230,16 @@ func (bt *batcher) EvaluateBatch(leaves []*leaf) error {
 		}
 		bt.evaluated += n
 	}
-	bt.moves = bt.moves[:0]
+	bt.moves, bt.priors = bt.moves[:0], bt.priors[:0]
 	for i, lf := range leaves {
 		if j := bt.row[i]; j >= 0 {
-			bt.moves = fill(lf, bt.moves, policy[j], value[j], dwin[j])
+			bt.fill(lf, policy[j], value[j], dwin[j])
 			continue
 		}
 		e := bt.hit[i]
-		bt.moves = fill(lf, bt.moves, e.policy, e.value, e.dwin)
+		bt.fill(lf, e.policy, e.value, e.dwin)
 	}
-	if bt.cache != nil {
+	if bt.cache != nil { // after the fills: a put may empty the cache, and its hits with it
 		for j, k := range bt.keys {
 			bt.cache.put(k, policy[j], value[j], dwin[j])
 		}

@@ -42,6 +42,12 @@ type search struct {
 	eps     float64
 	rng     *rand.Rand
 	weights []float64 // choose's per-child weights, kept for the next move
+	// slots are the scratch positions of the leaves one collect gathers,
+	// slot the one being gathered: a descent copies the root into its
+	// leaf's slot. A leaf's position is read until its batch is
+	// evaluated, which comes before the search's next collect.
+	slots []*game.Position
+	slot  int
 }
 
 // newSearch starts the search of root. spare, if not nil, is a search no
@@ -53,7 +59,7 @@ func newSearch(start Start, root *game.Position, standing game.PointSet, g *game
 		s = &search{}
 	}
 	*s = search{
-		start: start, living: pr.Living(), root: root, standing: standing, tree: s.tree, core: s.core, weights: s.weights,
+		start: start, living: pr.Living(), root: root, standing: standing, tree: s.tree, core: s.core, weights: s.weights, slots: s.slots,
 		trackCrucial: pr.Goal[pr.Living()] == game.GoalLive,
 		ftl:          root.MoveNumber() < g.dw, dw: g.dw, maxMove: g.maxMove,
 		alpha: g.alpha, eps: g.eps, rng: rng,
@@ -100,9 +106,13 @@ func (s *search) adopt(old *search, id mcts.NodeID) {
 	}
 }
 
-// rootState is a descent's start: a copy of the root position.
+// rootState is a descent's start: the root position, copied into the
+// slot of the leaf being gathered (whose superko history storage it
+// reuses, so that the descent's moves append to it in place).
 func (s *search) rootState() state {
-	return state{s: s, pos: s.root.Copy(), standing: s.standing}
+	pos := s.slots[s.slot]
+	s.root.CopyTo(pos)
+	return state{s: s, pos: pos, standing: s.standing}
 }
 
 // play moves a descent on by m.
@@ -147,20 +157,21 @@ func (s *search) leafValue(pos *game.Position, v float32, dwin []float32) float6
 }
 
 // fill sets an evaluated leaf's moves (the legal moves at its position),
-// their priors from the network's policy, and its value. The moves are
-// appended to arena, which it returns: the leaves of one batch share it,
-// and the next batch may reuse it, since applying a leaf copies its moves
-// into the tree.
-func fill(lf *leaf, arena []game.Point, policy []float32, v float32, dwin []float32) []game.Point {
+// their priors from the network's policy, and its value. The moves and
+// priors are appended to the batcher's arenas: the leaves of one batch
+// share them, and the next batch may reuse them, since applying a leaf
+// copies its moves and priors into the tree.
+func (bt *batcher) fill(lf *leaf, policy []float32, v float32, dwin []float32) {
 	s, pos := lf.State.s, lf.State.pos
-	n := len(arena)
-	// legalMoves writes in place while arena has room; growing it copies.
-	arena = append(arena[:n], s.start.legalMoves(pos, arena[n:])...)
+	n := len(bt.moves)
+	// legalMoves writes in place while the arena has room; growing it copies.
+	bt.moves = append(bt.moves[:n], s.start.legalMoves(pos, bt.moves[n:])...)
 	lf.ToMove = pos.ToMove()
-	lf.Moves = arena[n:len(arena):len(arena)]
-	lf.Priors = nn.MovePriors(&pos.Board, policy, lf.Moves)
+	lf.Moves = bt.moves[n:len(bt.moves):len(bt.moves)]
+	k := len(bt.priors)
+	bt.priors = nn.AppendMovePriors(bt.priors, &pos.Board, policy, lf.Moves)
+	lf.Priors = bt.priors[k:len(bt.priors):len(bt.priors)]
 	lf.Value = s.leafValue(pos, v, dwin)
-	return arena
 }
 
 // choose picks the move to play after the search: in proportion to the
