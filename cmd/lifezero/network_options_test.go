@@ -266,3 +266,38 @@ func TestNetworkParamsCanonicalJSON(t *testing.T) {
 		}
 	}
 }
+
+// The options reach the packages: every self-play, training and match
+// setting lands in the package's options (written out here by hand, as
+// an independent reading of the params).
+func TestNetworkOptionsReachPackages(t *testing.T) {
+	sp := selfplayOptions{Games: 5, Simulations: 64, TempMoves: 3, DirichletAlpha: 0.5, DirichletWeight: 0.1, DW: 40,
+		MaxMoves: 50, GamesPerFile: 2, LeavesPerGame: 4, Workers: 3, Seed: 9, ReuseTree: false, EvalCache: 100}
+	got := sp.options()
+	if got.Games != 5 || got.Simulations != 64 || got.TempMoves != 3 || got.DirichletAlpha != 0.5 || got.DirichletWeight != 0.1 ||
+		got.MaxMoves != 50 || got.GamesPerFile != 2 || got.LeavesPerGame != 4 || got.Workers != 3 || got.Seed != 9 ||
+		got.ReuseTree || got.CacheEntries != 100 {
+		t.Errorf("selfplay options %+v give %+v", sp, got)
+	}
+	tr := trainOptions{Steps: 7, BatchSize: 16, Optimizer: "adam", LR: 0.01, LowLR: 0.001, LRDropStep: 5, Momentum: 0.5,
+		WeightDecay: 0.01, Augment: false, CheckpointEvery: 3, LogEvery: 2, Seed: 5}
+	n := tr.options()
+	if n.Steps != 7 || n.BatchSize != 16 || n.Train.Optimizer != "adam" || n.Train.LearningRate != 0.01 || n.LowLR != 0.001 ||
+		n.LRDropStep != 5 || n.Train.Momentum != 0.5 || n.Train.WeightDecay != 0.01 || n.Augment || n.CheckpointEvery != 3 ||
+		n.LogEvery != 2 || n.Train.Seed != 5 || n.Seed != 6 {
+		t.Errorf("train options %+v give %+v", tr, n)
+	}
+	mo := matchOptions{Games: 3, Size: 13, Komi: 0.5, MaxMoves: 77, Seed: 4, Handicap: 2, FixedColours: true}
+	m := mo.options("a", "b", "o")
+	if m.A != "a" || m.B != "b" || m.OutDir != "o" || m.Games != 3 || m.Size != 13 || m.Komi != 0.5 || m.MaxMoves != 77 ||
+		m.Seed != 4 || m.Handicap != 2 || !m.FixedColours {
+		t.Errorf("match options %+v give %+v", mo, m)
+	}
+	g := gtpOptions{Size: 0, Komi: 6.5, Seed: 3, SampleMoves: 2, Resign: false}
+	if e := g.engineOptions("v", 7); e.Size != 7 || e.Komi != 6.5 || e.Seed != 3 || e.SampleMoves != 2 || !e.NoResign || e.Version != "v" {
+		t.Errorf("gtp options %+v give %+v", g, e)
+	}
+	if e := (&gtpOptions{Size: 9}).engineOptions("v", 7); e.Size != 9 {
+		t.Errorf("--size 9 with a 7x7 network: engine size %d, want 9", e.Size)
+	}
+}
