@@ -17,7 +17,7 @@ import (
 // values with one byte per child (the heuristic gives few distinct values).
 // A child gets a node record (memNode) only when the search first visits
 // it; the records of a node's visited children form a list in child order.
-// Selection scores every child exactly as mcts.Tree.Select does (an
+// Selection scores every child exactly as mcts.Tree.SelectChild does (an
 // unvisited child has no record and scores like an mcts child with no
 // visits), so the search is the same move for move.
 type memTree struct {
@@ -243,7 +243,7 @@ func (n *memNode) q(fpu float64) float64 {
 }
 
 // selectChild returns the index, move and record (0 if unvisited) of the
-// child of id with the highest PUCT score, as mcts.Tree.Select computes it,
+// child of id with the highest PUCT score, as mcts.Tree.SelectChild computes it,
 // passing over the children that skip.skip names. ok is false when every
 // child is skipped.
 func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point, rec int32, ok bool) {
