@@ -232,15 +232,8 @@ func (s *mcSolver) settleLeaf(lf *mcts.Leaf[*leafPath]) {
 
 // evaluate fills in the requests' priors and values.
 func (s *mcSolver) evaluate(reqs []EvalRequest) error {
-	if be, ok := s.opts.Evaluator.(BatchEvaluator); ok && len(reqs) > 1 {
-		if err := be.EvaluateBatch(reqs); err != nil {
-			return fmt.Errorf("rzs: batch evaluation of %d leaves: %w", len(reqs), err)
-		}
-		return nil
-	}
-	for i := range reqs {
-		r := &reqs[i]
-		r.Priors, r.Value = s.opts.Evaluator.Evaluate(r.Pos, r.Problem, r.Moves)
+	if err := evaluateAll(s.opts.Evaluator, reqs); err != nil {
+		return fmt.Errorf("rzs: batch evaluation of %d leaves: %w", len(reqs), err)
 	}
 	return nil
 }
