@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
-
-	"gopkg.in/yaml.v3"
 
 	"lifezero/internal/optflags"
 	"lifezero/pipelines"
@@ -56,25 +53,6 @@ var netCommands = map[string]netCommand{
 	}},
 }
 
-// netStageParams decodes params written in YAML as a pipeline file gives
-// them onto the defaults of kind.
-func netStageParams(t *testing.T, kind, params string) (any, error) {
-	t.Helper()
-	reg, err := newRegistry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, ok := reg.Lookup(kind)
-	if !ok {
-		t.Fatalf("no kind %s", kind)
-	}
-	var node yaml.Node
-	if err := yaml.Unmarshal([]byte(params), &node); err != nil {
-		t.Fatal(err)
-	}
-	return pipelines.DecodeStruct(k.Params, node.Content[0])
-}
-
 // A flag and its param set the same field: the command's options equal
 // the stage's, and every field with a flag differs from the command's
 // defaults (so a flag that bound nothing, or a field left out of the case,
@@ -115,7 +93,7 @@ func TestNetworkFlagsAndParamsAgree(t *testing.T) {
 			}
 			want := tt.want
 			if c.kind != "" {
-				if want, err = netStageParams(t, c.kind, tt.params); err != nil {
+				if want, err = stageParams(t, c.kind, tt.params); err != nil {
 					t.Fatalf("params %s: %v", tt.params, err)
 				}
 			}
@@ -253,17 +231,7 @@ func TestNetworkParamsCanonicalJSON(t *testing.T) {
 			`"SampleMoves":8,"MaxMoves":0,"Seed":1,"Handicap":3,"FixedColours":true}`},
 	}
 	for _, tt := range tests {
-		p, err := netStageParams(t, tt.kind, tt.params)
-		if err != nil {
-			t.Fatalf("%s %s: %v", tt.kind, tt.params, err)
-		}
-		got, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != tt.want {
-			t.Errorf("%s %s: canonical JSON\n%s\nwant\n%s", tt.kind, tt.params, got, tt.want)
-		}
+		checkCanonicalJSON(t, tt.kind, tt.params, tt.want)
 	}
 }
 

@@ -291,17 +291,25 @@ func TestOptionsHashAsBefore(t *testing.T) {
 		{"report", "{}", `{"Title":""}`},
 	}
 	for _, tt := range tests {
-		p, err := stageParams(t, tt.kind, tt.params)
-		if err != nil {
-			t.Fatalf("%s %s: %v", tt.kind, tt.params, err)
-		}
-		got, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != tt.want {
-			t.Errorf("%s params %s hash as\n%s\nwant (as before)\n%s", tt.kind, tt.params, got, tt.want)
-		}
+		checkCanonicalJSON(t, tt.kind, tt.params, tt.want)
+	}
+}
+
+// checkCanonicalJSON checks that params, decoded onto kind's defaults,
+// marshal (the stage's input hash) as want: what they marshalled as before
+// the command shared the stage's options type.
+func checkCanonicalJSON(t *testing.T, kind, params, want string) {
+	t.Helper()
+	p, err := stageParams(t, kind, params)
+	if err != nil {
+		t.Fatalf("%s %s: %v", kind, params, err)
+	}
+	got, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("%s params %s hash as\n%s\nwant (as before)\n%s", kind, params, got, want)
 	}
 }
 
