@@ -62,7 +62,7 @@ func TestOwlProblems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| solve-x | 2 | 1 | 1 | 0 | 1 |", "| 001 | B | B | win | yes | sr | sr |", "win (42)"} {
+	for _, want := range []string{"| solve-x | 3 | 1 | 1 | 0 | 1 |", "| 001 | B | B | win | yes | sr | sr |", "win (42)"} {
 		if !strings.Contains(s.Markdown, want) {
 			t.Errorf("section lacks %q:\n%s", want, s.Markdown)
 		}

@@ -38,19 +38,19 @@ func TestBenchmarkStages(t *testing.T) {
 	}
 	var owl []evaluate.OwlRow
 	readJSON(t, filepath.Join(work, "owl", "owl.json"), &owl)
-	if len(owl) != 2 || owl[0].ID != "001" || owl[0].Command != "owl_defend" {
+	if len(owl) != 3 || owl[0].ID != "001" || owl[0].Command != "owl_defend" {
 		t.Errorf("owl rows %+v", owl)
 	}
 	var rzt []evaluate.RZTRow
 	readJSON(t, filepath.Join(work, "rzt", "rzt.json"), &rzt)
-	if len(rzt) != 5 || len(rzt[0].Tables) != 4 || rzt[0].Paper["sims_with_rzt"] != "277" {
+	if len(rzt) != 6 || len(rzt[0].Tables) != 4 || rzt[0].Paper["sims_with_rzt"] != "277" {
 		t.Errorf("rzt rows %+v", rzt)
 	}
 	report, err := os.ReadFile(filepath.Join(work, "report", "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## GNU Go owl baseline", "| solve | 2 |", "## RZ pattern table (paper 000)", "Table III", "Table IV", "(rzt-rzt-cost-killall7x7.png)"} {
+	for _, want := range []string{"## GNU Go owl baseline", "| solve | 3 |", "## RZ pattern table (paper 000)", "Table III", "Table IV", "(rzt-rzt-cost-killall7x7.png)"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q", want)
 		}

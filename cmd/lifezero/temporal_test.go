@@ -280,8 +280,8 @@ func TestTemporalAttach(t *testing.T) {
 	}
 	startWorker(t, srv, "wa", "--task-queue", "attach-test")
 	out, err := second.Wait(ctx)
-	if err != nil || len(out.Stages) != 1 || out.Stages[0].Status != "ran" || out.Stages[0].Rows != 5 {
-		t.Fatalf("attached wait: %+v, %v; want problems ran with 5 rows", out, err)
+	if err != nil || len(out.Stages) != 1 || out.Stages[0].Status != "ran" || out.Stages[0].Rows != 6 {
+		t.Fatalf("attached wait: %+v, %v; want problems ran with 6 rows", out, err)
 	}
 }
 
