@@ -19,11 +19,19 @@ type evalCache struct {
 	entries map[[2]uint64]cachedEval
 	max     int    // entries kept before the cache is emptied
 	buf     []byte // the planes as bytes, for hashing
-	// slab holds the entries' outputs one after another, so that a put
-	// does not allocate once it has grown; emptying the cache starts it
-	// over, as nothing keeps an entry's slices past the batch that got it.
-	slab []float32
+	// blocks hold the entries' outputs one after another, so that a put
+	// does not allocate once they have grown; emptying the cache starts
+	// them over (blocks[cur] is the one being filled), as nothing keeps an
+	// entry's slices past the batch that got it. Fixed-size blocks rather
+	// than one growing slice: append's moves would keep every outgrown
+	// array alive under the entries pointing into it, several times the
+	// cache's size (about 100 MB a full cache on 19x19).
+	blocks [][]float32
+	cur    int
 }
+
+// slabBlock is the floats of one block of the cache's outputs (256 KiB).
+const slabBlock = 1 << 16
 
 type cachedEval struct {
 	policy, dwin []float32
@@ -56,16 +64,35 @@ func (c *evalCache) get(k [2]uint64) (cachedEval, bool) {
 
 // put stores copies of one position's outputs. A full cache is emptied
 // first: the positions of the current searches come back soon enough.
-// The slices that get returns stay valid until then (the slab is written
+// The slices that get returns stay valid until then (the blocks are written
 // over afterwards), so a batch reads its hits before it puts its new
 // positions.
 func (c *evalCache) put(k [2]uint64, policy []float32, value float32, dwin []float32) {
 	if len(c.entries) >= c.max {
 		clear(c.entries)
-		c.slab = c.slab[:0]
+		for i := range c.blocks {
+			c.blocks[i] = c.blocks[i][:0]
+		}
+		c.cur = 0
 	}
-	n := len(c.slab)
-	c.slab = append(append(c.slab, policy...), dwin...)
-	m, end := n+len(policy), len(c.slab)
-	c.entries[k] = cachedEval{policy: c.slab[n:m:m], value: value, dwin: c.slab[m:end:end]}
+	b := c.block(len(policy) + len(dwin))
+	n := len(b)
+	b = append(append(b, policy...), dwin...)
+	c.blocks[c.cur] = b
+	m, end := n+len(policy), len(b)
+	c.entries[k] = cachedEval{policy: b[n:m:m], value: value, dwin: b[m:end:end]}
+}
+
+// block returns the block to write need floats into: the current one, or
+// the first after it with room (made when there is none). A block never
+// grows past its capacity, so entries' slices stay where they are.
+func (c *evalCache) block(need int) []float32 {
+	for c.cur < len(c.blocks) {
+		if b := c.blocks[c.cur]; cap(b)-len(b) >= need {
+			return b
+		}
+		c.cur++
+	}
+	c.blocks = append(c.blocks, make([]float32, 0, max(slabBlock, need)))
+	return c.blocks[c.cur]
 }
