@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,7 +76,14 @@ func bindField(fs *flag.FlagSet, name, help string, p any) error {
 		fs.Var(&stringList{list: p}, name, help)
 	case *bool:
 		if *p {
-			fs.BoolFunc("no-"+name, "turn off: "+help, func(string) error { *p = false; return nil })
+			fs.BoolFunc("no-"+name, "turn off: "+help, func(v string) error {
+				off, err := strconv.ParseBool(v)
+				if err != nil {
+					return err
+				}
+				*p = !off // --no-rz=false leaves rz on
+				return nil
+			})
 		} else {
 			fs.BoolVar(p, name, false, help)
 		}

@@ -37,6 +37,8 @@ func TestBindParsesEveryKind(t *testing.T) {
 		{[]string{"--depth", "5", "--budget", "7", "--seed", "9", "--dirichlet-alpha", "0.5", "--algo", "dfs",
 			"--timeout", "2s", "--no-rz", "--verbose", "--exclude", "x,y", "--exclude", "z"},
 			options{inner{5}, 7, 9, 0.5, "dfs", 2 * time.Second, false, true, []string{"x", "y", "z"}, "", 0}},
+		{[]string{"--no-rz=false"}, options{inner{3}, 100, 1, 0.03, "mcts", 0, true, false, []string{"a"}, "", 0}},
+		{[]string{"--no-rz=true"}, options{inner{3}, 100, 1, 0.03, "mcts", 0, false, false, []string{"a"}, "", 0}},
 	}
 	for _, tc := range tests {
 		o := options{inner{3}, 100, 1, 0.03, "mcts", 0, true, false, []string{"a"}, "", 0}
