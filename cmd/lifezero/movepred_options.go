@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"lifezero/movepred"
@@ -42,7 +43,7 @@ func movepredCommandOptions() movepredOptions {
 // and bad flags (flagError names the flag).
 func (o *movepredOptions) Validate() error {
 	if o.PhaseSize < 1 {
-		return &pipelines.ParamError{Key: "phase_size", Msg: "want at least 1"}
+		return &pipelines.ParamError{Key: "phase_size", Msg: fmt.Sprintf("%d: want at least 1", o.PhaseSize)}
 	}
 	return nil
 }
