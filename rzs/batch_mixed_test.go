@@ -59,12 +59,7 @@ func TestWrappersPassBatches(t *testing.T) {
 			if rec.calls != 1 || rec.leaves != len(reqs) {
 				t.Fatalf("the batch part got %d leaves in %d calls, want %d in one", rec.leaves, rec.calls, len(reqs))
 			}
-			for i, r := range reqs {
-				priors, value := e.Evaluate(r.Pos, r.Problem, r.Moves)
-				if value != r.Value || !slices.Equal(priors, r.Priors) {
-					t.Fatalf("position %d: batch value %v priors %v, alone %v %v", i, r.Value, r.Priors, value, priors)
-				}
-			}
+			checkBatchAsAlone(t, e, reqs)
 			// Evaluate went position by position: the recorder counts
 			// only batches.
 			if rec.calls != 1 {
@@ -91,6 +86,18 @@ func TestWrappersWithoutBatchPart(t *testing.T) {
 			if value != r.Value || !slices.Equal(priors, r.Priors) {
 				t.Fatalf("%T position %d: batch value %v priors %v, alone %v %v", e, i, r.Value, r.Priors, value, priors)
 			}
+		}
+	}
+}
+
+// checkBatchAsAlone checks that each request of an evaluated batch holds
+// exactly what e.Evaluate gives its position alone.
+func checkBatchAsAlone(t *testing.T, e Evaluator, reqs []EvalRequest) {
+	t.Helper()
+	for i, r := range reqs {
+		priors, value := e.Evaluate(r.Pos, r.Problem, r.Moves)
+		if value != r.Value || !slices.Equal(priors, r.Priors) {
+			t.Fatalf("position %d: batch value %v priors %v, alone %v %v", i, r.Value, r.Priors, value, priors)
 		}
 	}
 }

@@ -92,12 +92,7 @@ func TestMixedNetworkBatch(t *testing.T) {
 			if net.calls != 1 || net.leaves != len(reqs) {
 				t.Fatalf("the network got %d positions in %d batches, want %d in one", net.leaves, net.calls, len(reqs))
 			}
-			for i, r := range reqs {
-				priors, value := e.Evaluate(r.Pos, r.Problem, r.Moves)
-				if value != r.Value || !slices.Equal(priors, r.Priors) {
-					t.Fatalf("position %d: batch value %v priors %v, alone %v %v", i, r.Value, r.Priors, value, priors)
-				}
-			}
+			rzs.CheckBatchAsAlone(t, e, reqs)
 		})
 	}
 }

@@ -9,3 +9,6 @@ import (
 // RandomProblem gives the external tests (package rzs_test, which may
 // import the network evaluator) the soundness tests' random positions.
 func RandomProblem(rng *rand.Rand, maxEmpty int) *game.Problem { return randomProblem(rng, maxEmpty) }
+
+// CheckBatchAsAlone is checkBatchAsAlone for the external tests.
+var CheckBatchAsAlone = checkBatchAsAlone
