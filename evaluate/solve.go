@@ -46,6 +46,21 @@ const (
 // strongest built-in one (docs/results/rzs.md).
 const DefaultEvaluator = EvaluatorLDB
 
+// DefaultDepthDiscount is the mcts form's Faster-to-Life discount per ply
+// (rzs.Options.DepthDiscount) when a SolveConfig names none. It was chosen
+// by the count of problems proven, never by a problem's answer
+// (docs/results/tsumego.md, session 13): cho19-dev at 50,000 nodes with
+// ldb proves 13, 13, 15, 17, 17, 18 and 16 of 53 at 1 (none), 0.97, 0.95,
+// 0.92, 0.9, 0.88 and 0.84; killall7x7 at 100,000 nodes with a tsumego
+// model 4, 5, 5 and 6 of 20 at 1, 0.95, 0.9 and 0.85. 0.9 sits in the
+// middle of the plateau of both.
+const DefaultDepthDiscount = 0.9
+
+// DefaultFPUReduction is the mcts form's first-play-urgency reduction
+// (rzs.Options.FPUReduction) when a SolveConfig names none, chosen as
+// DefaultDepthDiscount was (docs/results/tsumego.md, session 13).
+const DefaultFPUReduction = 0.3
+
 // DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
 // rzs's default.
 const DefaultSolveBudget = 500000
@@ -104,6 +119,14 @@ type SolveConfig struct {
 	// evaluator at once (rzs.Options.Batch; a network evaluates them in
 	// one forward pass); 0 means 1.
 	Batch int
+	// DepthDiscount is rzs.Options.DepthDiscount, the mcts form's
+	// Faster-to-Life discount of a leaf's value per ply of depth: 0 means
+	// DefaultDepthDiscount, 1 none.
+	DepthDiscount float64
+	// FPUReduction is rzs.Options.FPUReduction, the mcts form's lowered
+	// first-play urgency of unvisited children: negative means none, 0
+	// DefaultFPUReduction.
+	FPUReduction float64
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -123,6 +146,15 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	}
 	if c.Workers == 0 {
 		c.Workers = 1
+	}
+	if c.DepthDiscount == 0 {
+		c.DepthDiscount = DefaultDepthDiscount
+	}
+	switch {
+	case c.FPUReduction == 0:
+		c.FPUReduction = DefaultFPUReduction
+	case c.FPUReduction < 0:
+		c.FPUReduction = 0
 	}
 	if c.NetMix == "" {
 		c.NetMix = NetBoth
@@ -245,6 +277,8 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"workers", fmt.Sprintf("%d: must be positive", c.Workers)}
 	case c.Threads < 0:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: must be positive", c.Threads)}
+	case c.DepthDiscount < 0 || c.DepthDiscount > 1:
+		return &SolveConfigError{"depth_discount", fmt.Sprintf("%v: want a factor in (0, 1]; 1 turns the discount off", c.DepthDiscount)}
 	case c.Batch < 0:
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: must not be negative", c.Batch)}
 	case c.Batch > 1 && (c.Threads > 1 || c.Algo != AlgoMCTS):
@@ -261,7 +295,7 @@ func (c SolveConfig) Validate() error {
 
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
-		Threads: c.Threads, Batch: c.Batch}
+		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: c.FPUReduction}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}

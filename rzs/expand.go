@@ -1,6 +1,8 @@
 package rzs
 
 import (
+	"math"
+
 	"lifezero/game"
 )
 
@@ -100,7 +102,7 @@ func (s *mcSolver) settle(path []pathStep, w *leafWork) (value float64, proven b
 			s.lookupTable(id, pos, standing)
 		}
 		if s.status(id) == Unknown {
-			return float64(value), false
+			return s.discounted(value, len(path)-1), false
 		}
 	} else if !s.historyDep(id) {
 		s.tt.store(key, s.status(id), s.tree.node(id).zone)
@@ -110,6 +112,15 @@ func (s *mcSolver) settle(path []pathStep, w *leafWork) (value float64, proven b
 	}
 	s.propagate(path)
 	return s.provenValue(id), true
+}
+
+// discounted is an unproven leaf's value at depth plies from the root,
+// lowered by Options.DepthDiscount per ply.
+func (s *mcSolver) discounted(value float32, depth int) float64 {
+	if s.opts.DepthDiscount == 1 {
+		return float64(value)
+	}
+	return float64(value) * math.Pow(s.opts.DepthDiscount, float64(depth))
 }
 
 // createChildren expands an undecided node and returns the evaluator's value.

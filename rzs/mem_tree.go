@@ -34,6 +34,10 @@ type memTree struct {
 	// until the backup. They live
 	// beside the records, since only a few paths are in flight at once.
 	virtual map[int32]int32
+	// fpuReduction lowers the first-play urgency of a node's unvisited
+	// children by fpuReduction × √(prior mass of its visited children)
+	// (Options.FPUReduction).
+	fpuReduction float64
 	// selected is the record searchTree.SelectChild chose last: the search
 	// plays its move next, and the solver's path records it (see playPath).
 	selected int32
@@ -255,6 +259,9 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 	pv := parent.visits
 	cexp := mcts.Exploration(pv) * math.Sqrt(float64(pv)+1)
 	fpu := 1 - parent.q(0.5)
+	if t.fpuReduction > 0 {
+		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, &c))
+	}
 	t.scratch = t.moves(&c, t.scratch[:0])
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
@@ -285,6 +292,15 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		return 0, game.NoPoint, 0, false
 	}
 	return best, t.scratch[best], bestRec, true
+}
+
+// visitedPrior is the prior mass of id's visited children.
+func (t *memTree) visitedPrior(id int32, c *children) float64 {
+	var sum float64
+	for r := t.node(id).firstRec; r != 0; r = t.node(r).nextSib {
+		sum += float64(c.priorOf(int(t.node(r).childIdx)))
+	}
+	return sum
 }
 
 // child returns the record of child idx of id, creating it (as visited

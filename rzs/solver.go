@@ -43,6 +43,27 @@ type Options struct {
 	// (0 or 1: one), under virtual loss: a BatchEvaluator gets them in one
 	// call.
 	Batch int
+	// DepthDiscount brings paper 001's Faster to Life into the value of a
+	// search whose evaluator has no d-win head: the value of an unproven
+	// leaf for the living side is multiplied by DepthDiscount to the power
+	// of the leaf's depth (plies from the root), as the FTL network's
+	// win-within-d value falls when it is queried at d minus the search
+	// depth. Lines that go deep without reaching life (a group running
+	// into open space, a chase) then look worse than short ones, and the
+	// search spends its nodes on the quick lives that make small proofs.
+	// A proven node backs up its exact value, undiscounted. It only orders
+	// the MCTS form's search, never proves anything. 0 or 1: no discount.
+	DepthDiscount float64
+	// FPUReduction lowers the first-play urgency of the MCTS form's
+	// unvisited children, which otherwise score as their parent's value,
+	// by FPUReduction × √(prior mass of the visited children), as Leela
+	// Zero and KataGo do. Without it a node whose evaluator values are
+	// flat (most of them: life is decided far below) spreads its visits
+	// over every move, the one-in-a-thousand priors included, where the
+	// living side needs one good move and the killer's moves are refuted
+	// cheapest through the few that matter. It only orders the search.
+	// 0: none.
+	FPUReduction float64
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -54,6 +75,9 @@ func (o *Options) defaults(pr *game.Problem) {
 	}
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = 4*pr.Region.Len() + 20
+	}
+	if o.DepthDiscount <= 0 || o.DepthDiscount > 1 {
+		o.DepthDiscount = 1
 	}
 }
 
@@ -132,6 +156,7 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 		all:   start.AllPoints(),
 		rules: newProofRules(pr, opts.NoRZ),
 	}
+	s.tree.fpuReduction = opts.FPUReduction
 	s.allZone = s.zones.add(s.all)
 	if opts.Table != nil {
 		s.tableTime = newArena[uint64]()

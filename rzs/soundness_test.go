@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [14]int
-	var took [14]time.Duration
+	var wins, spent [15]int
+	var took [15]time.Duration
 	batched := &batchRecorder{Evaluator: LDB()}
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
@@ -52,6 +52,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-learned-noise", Solve, Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: noiseRanker{}, Weight: 3}}},
 			{"mcts-mixed", Solve, Options{Budget: 200000, Evaluator: Mixed{Base: LDB(), Other: Heuristic{}, Priors: true, Value: true}}},
 			{"mcts-ldb-batch8", Solve, Options{Budget: 200000, Evaluator: batched, Batch: 8}},
+			{"mcts-ldb-discount-fpu", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.5, FPUReduction: 0.5}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

@@ -26,28 +26,30 @@ import (
 // default turned the table on and results cached before that must not be
 // taken for today's.
 type solveOptions struct {
-	Budget          int    `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
-	Algo            string `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
-	RZ              bool   `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
-	TT              bool   `yaml:"tt" help:"use the transposition table"`
-	Evaluator       string `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
-	Timeout         string `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
-	Workers         int    `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
-	Threads         int    `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
-	Batch           int    `yaml:"batch" json:",omitempty" help:"leaves the mcts form's one thread evaluates at once under virtual loss (0 or 1: one); a network (--net, alone or with --net-with) evaluates them in one forward pass"`
-	RZT             string `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
-	RZTNoTimestamps bool   `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
-	RZTSymmetric    bool   `yaml:"rzt_sym" json:",omitempty" help:"pattern table also matches the problem's board symmetries"`
-	NetMode         string `yaml:"net_mode" help:"with a network: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
-	NetWith         string `yaml:"net_with" json:",omitempty" help:"with a network: order the search by it together with this built-in evaluator (see evaluator; empty: the network alone)"`
-	NetMix          string `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
-	MaxMemory       string `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
+	Budget          int     `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
+	Algo            string  `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
+	RZ              bool    `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
+	TT              bool    `yaml:"tt" help:"use the transposition table"`
+	Evaluator       string  `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
+	Timeout         string  `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
+	Workers         int     `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
+	Threads         int     `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
+	Batch           int     `yaml:"batch" json:",omitempty" help:"leaves the mcts form's one thread evaluates at once under virtual loss (0 or 1: one); a network (--net, alone or with --net-with) evaluates them in one forward pass"`
+	RZT             string  `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
+	RZTNoTimestamps bool    `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
+	RZTSymmetric    bool    `yaml:"rzt_sym" json:",omitempty" help:"pattern table also matches the problem's board symmetries"`
+	NetMode         string  `yaml:"net_mode" help:"with a network: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
+	NetWith         string  `yaml:"net_with" json:",omitempty" help:"with a network: order the search by it together with this built-in evaluator (see evaluator; empty: the network alone)"`
+	NetMix          string  `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
+	DepthDiscount   float64 `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
+	FPUReduction    float64 `yaml:"fpu_reduction" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off)"`
+	MaxMemory       string  `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
 
 // defaultSolveOptions are the defaults of both the stage and the command.
 func defaultSolveOptions() solveOptions {
 	return solveOptions{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
-		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String()}
+		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String(), DepthDiscount: evaluate.DefaultDepthDiscount, FPUReduction: evaluate.DefaultFPUReduction}
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -61,11 +63,20 @@ func (o *solveOptions) Validate() error {
 func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
-		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch}
+		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, DepthDiscount: o.DepthDiscount, FPUReduction: o.FPUReduction}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {
 		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", o.Budget)}
+	}
+	if o.DepthDiscount <= 0 || o.DepthDiscount > 1 {
+		return cfg, &pipelines.ParamError{Key: "depth_discount", Msg: fmt.Sprintf("%v: want a factor in (0, 1]; 1 turns the discount off", o.DepthDiscount)}
+	}
+	switch {
+	case o.FPUReduction < 0:
+		return cfg, &pipelines.ParamError{Key: "fpu_reduction", Msg: fmt.Sprintf("%v: must not be negative (0 turns it off)", o.FPUReduction)}
+	case o.FPUReduction == 0:
+		cfg.FPUReduction = -1 // off: SolveConfig reads 0 as its default
 	}
 	if o.Workers <= 0 {
 		return cfg, &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: must be positive", o.Workers)}
