@@ -293,6 +293,10 @@ func (c SolveConfig) Validate() error {
 	return nil
 }
 
+// SolverOptions returns the options of package rzs that a solve under c
+// runs with, c's defaults filled in.
+func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().options() }
+
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
 		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: c.FPUReduction}

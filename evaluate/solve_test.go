@@ -152,6 +152,9 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Budget: -1}, "budget"},
 		{SolveConfig{Workers: -2}, "workers"},
 		{SolveConfig{Timeout: -1}, "timeout"},
+		{SolveConfig{DepthDiscount: 1, FPUReduction: -1}, ""},
+		{SolveConfig{DepthDiscount: 1.5}, "depth_discount"},
+		{SolveConfig{DepthDiscount: -0.1}, "depth_discount"},
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError

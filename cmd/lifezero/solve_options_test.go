@@ -43,6 +43,8 @@ func TestSolveFlagsAndParamsAgree(t *testing.T) {
 		{"limits", []string{"--budget", "77", "--timeout", "90s", "--max-memory", "200MB", "--workers", "3", "--threads", "2"},
 			"{budget: 77, timeout: 90s, max_memory: 200MB, workers: 3, threads: 2}"},
 		{"net mode and evaluator", []string{"--net-mode", "value", "--evaluator", "uniform"}, "{net_mode: value, evaluator: uniform}"},
+		{"search shaping", []string{"--depth-discount", "0.8", "--fpu-reduction", "0.5"}, "{depth_discount: 0.8, fpu_reduction: 0.5}"},
+		{"search shaping off", []string{"--depth-discount", "1", "--fpu-reduction", "0"}, "{depth_discount: 1, fpu_reduction: 0}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +79,9 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"net-mix", "value", "net_mix"}, // without net_with
 		{"batch", "-1", "batch"},
 		{"algo", "bfs", "algo"},
+		{"depth-discount", "0", "depth_discount"},
+		{"depth-discount", "1.5", "depth_discount"},
+		{"fpu-reduction", "-0.1", "fpu_reduction"},
 	}
 	for _, tt := range tests {
 		_, err := parseSolveFlags([]string{"x.json", "--" + tt.flag, tt.value}, io.Discard)
@@ -106,6 +111,30 @@ func TestSolveOptionsAreFlags(t *testing.T) {
 	for _, pf := range fields {
 		if fs.Lookup(flagName(pf.Key)) == nil && fs.Lookup("no-"+flagName(pf.Key)) == nil {
 			t.Errorf("param %s has no flag", pf.Key)
+		}
+	}
+}
+
+// The search-shaping options reach the solver: the defaults as
+// evaluate's, and fpu_reduction 0 as no reduction at all (SolveConfig
+// reads its own 0 as the default).
+func TestSolveShapingReachesSolver(t *testing.T) {
+	for _, tt := range []struct {
+		params             string
+		discount, fpuReduc float64
+	}{
+		{"{}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction},
+		{"{depth_discount: 0.75, fpu_reduction: 0.5}", 0.75, 0.5},
+		{"{depth_discount: 1, fpu_reduction: 0}", 1, 0},
+	} {
+		cfg, err := stageSolveConfig(t, tt.params)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.params, err)
+		}
+		o := cfg.SolverOptions()
+		if o.DepthDiscount != tt.discount || o.FPUReduction != tt.fpuReduc {
+			t.Errorf("%s: solver gets depth discount %v and FPU reduction %v, want %v and %v",
+				tt.params, o.DepthDiscount, o.FPUReduction, tt.discount, tt.fpuReduc)
 		}
 	}
 }
