@@ -21,7 +21,6 @@ func TestFPUReductionSelection(t *testing.T) {
 		{0.3, 0}, // fpu 0.5 - 0.3·√0.98 + c·0.01 does not
 	} {
 		s := newMCTSSolver(randomProblem(rand.New(rand.NewPCG(1, 2)), 10), Options{FPUReduction: tt.reduction})
-		s.tree.fpuReduction = tt.reduction
 		pts := s.pr.Region.Points()
 		moves := pts[:3]
 		s.tree.expand(rootNode, game.White, moves, []float32{0.98, 0.01, 0.01})

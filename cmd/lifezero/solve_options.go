@@ -69,8 +69,10 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	if o.Budget <= 0 {
 		return cfg, &pipelines.ParamError{Key: "budget", Msg: fmt.Sprintf("%d: must be positive", o.Budget)}
 	}
-	if o.DepthDiscount <= 0 || o.DepthDiscount > 1 {
-		return cfg, &pipelines.ParamError{Key: "depth_discount", Msg: fmt.Sprintf("%v: want a factor in (0, 1]; 1 turns the discount off", o.DepthDiscount)}
+	// Zero is SolveConfig's default discount, so it is refused here;
+	// cfg.Validate refuses the rest of what lies outside (0, 1].
+	if o.DepthDiscount == 0 {
+		return cfg, &pipelines.ParamError{Key: "depth_discount", Msg: "0: want a factor in (0, 1]; 1 turns the discount off"}
 	}
 	switch {
 	case o.FPUReduction < 0:
