@@ -119,6 +119,11 @@ type SolveConfig struct {
 	// Threads is how many goroutines search each problem's one tree (the
 	// mcts form; rzs.Options.Threads); 0 means 1.
 	Threads int
+	// Portfolio, above 1, is how many searches of each problem run at once
+	// (rzs.SolvePortfolio, the members of rzs.PortfolioMembers), Threads
+	// split evenly among them (0 Threads: one each); the first proof
+	// stops the others. The mcts form only; 0 means 1, no portfolio.
+	Portfolio int
 	// Batch is how many leaves the mcts form's one thread hands its
 	// evaluator at once (rzs.Options.Batch; a network evaluates them in
 	// one forward pass); 0 means 1.
@@ -287,12 +292,25 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: must not be negative", c.Batch)}
 	case c.Batch > 1 && (c.Threads > 1 || c.Algo != AlgoMCTS):
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: only the mcts form's one thread evaluates leaves in batches", c.Batch)}
+	case c.Portfolio < 0:
+		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: must not be negative", c.Portfolio)}
+	case c.Portfolio > 1 && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: only the mcts form runs a portfolio", c.Portfolio)}
+	case c.Portfolio > 1 && c.Threads > 0 && c.Threads%c.Portfolio != 0:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: a portfolio of %d splits the threads evenly among its members; want a multiple of %d", c.Threads, c.Portfolio, c.Portfolio)}
+	case c.Portfolio > 1 && c.Batch > 1:
+		return &SolveConfigError{"batch", fmt.Sprintf("%d: a portfolio's members evaluate one leaf at a time", c.Batch)}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
 		return &SolveConfigError{"rzt", fmt.Sprintf("%q: want %s, %s or %s", c.RZT, RZTTree, RZTLinear, RZTNone)}
 	case c.RZT != RZTNone && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"rzt", "the pattern table works with the mcts form only"}
+	}
+	if c.Portfolio > 1 {
+		if _, err := rzs.PortfolioMembers(c.options(), c.Portfolio); err != nil {
+			return &SolveConfigError{"portfolio", err.Error()}
+		}
 	}
 	return nil
 }
@@ -450,12 +468,21 @@ func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved 
 	}
 	opts := cfg.options()
 	var res rzs.Result
+	provedBy := ""
 	switch cfg.Algo {
 	case AlgoDFS:
 		res = rzs.SolveDFS(ctx, t.Problem, opts)
 	case AlgoDFPN:
 		res = rzs.SolveDFPN(ctx, t.Problem, opts)
 	default:
+		if cfg.Portfolio > 1 {
+			var err error
+			res, table, provedBy, err = cfg.solvePortfolio(ctx, t.Problem, table)
+			if err != nil {
+				return &Solved{Index: i, Task: t, Err: fmt.Errorf("problem %s: %w", t.Problem.ID, err)}
+			}
+			break
+		}
 		if table != nil {
 			opts.Table = table
 		}
@@ -465,6 +492,7 @@ func solveOne(ctx context.Context, i int, t SolveTask, cfg SolveConfig) *Solved 
 		return nil
 	}
 	s := &Solved{Index: i, Task: t, Result: res, Row: SolveRowOf(t, res, cfg)}
+	s.Row.ProvedBy = provedBy
 	if table != nil {
 		st := table.Stats()
 		s.RZT = &st

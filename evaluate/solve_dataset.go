@@ -57,7 +57,11 @@ type SolveRow struct {
 	Aborted   bool // stopped by the timeout or the memory bound
 	// Reason says why an unproven solve stopped early when the solver
 	// gives one ("memory bound 4GiB reached"); not a dataset column.
-	Reason    string
+	Reason string
+	// ProvedBy names the settings of the portfolio member whose proof
+	// this is (SolveConfig.Portfolio), "" without a portfolio or a proof;
+	// not a dataset column.
+	ProvedBy  string
 	Algo      string
 	RZ, TT    bool
 	Budget    int64

@@ -66,6 +66,7 @@ func TestSolveProblems(t *testing.T) {
 		{Budget: 2000},
 		{Budget: 2000, Algo: AlgoDFS},
 		{Budget: 2000, NoRZ: true, NoTT: true, Evaluator: EvaluatorUniform, Workers: 3},
+		{Budget: 2000, Portfolio: 2, Threads: 2},
 	} {
 		var got []SolveRow
 		err := SolveProblems(context.Background(), tasks, cfg, func(s Solved) error {
@@ -89,8 +90,12 @@ func TestSolveProblems(t *testing.T) {
 			if agrees, known := r.Agrees(); !known || !agrees {
 				t.Errorf("%+v: %s: agrees %v (known %v) with winner %s", cfg, r.ID, agrees, known, r.Winner)
 			}
-			if r.Nodes <= 0 || r.Nodes > 2000 {
-				t.Errorf("%+v: %s: %d nodes, want 1..budget", cfg, r.ID, r.Nodes)
+			// A portfolio's count is all its members' nodes.
+			if most := 2000 * max(cfg.Portfolio, 1); r.Nodes <= 0 || r.Nodes > int64(most) {
+				t.Errorf("%+v: %s: %d nodes, want 1..%d", cfg, r.ID, r.Nodes, most)
+			}
+			if (r.ProvedBy != "") != (cfg.Portfolio > 1) {
+				t.Errorf("%+v: %s: proved by %q", cfg, r.ID, r.ProvedBy)
 			}
 			if (r.Result == ResultWin) != (r.RZSize > 0) {
 				t.Errorf("%+v: %s: %s with an RZ of %d points", cfg, r.ID, r.Result, r.RZSize)
@@ -155,6 +160,14 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{DepthDiscount: 1, FPUReduction: -1}, ""},
 		{SolveConfig{DepthDiscount: 1.5}, "depth_discount"},
 		{SolveConfig{DepthDiscount: -0.1}, "depth_discount"},
+		{SolveConfig{Portfolio: 2, Threads: 2}, ""},
+		{SolveConfig{Portfolio: 4}, ""},
+		{SolveConfig{Portfolio: -1}, "portfolio"},
+		{SolveConfig{Portfolio: 2, Algo: AlgoDFPN}, "portfolio"},
+		{SolveConfig{Portfolio: 2, Threads: 3}, "threads"},
+		{SolveConfig{Portfolio: 2, Batch: 4}, "batch"},
+		{SolveConfig{Portfolio: 5}, "portfolio"},
+		{SolveConfig{Portfolio: 3, FPUReduction: -1}, "portfolio"}, // two distinct orders only
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError

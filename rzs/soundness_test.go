@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [15]int
-	var took [15]time.Duration
+	var wins, spent [16]int
+	var took [16]time.Duration
 	batched := &batchRecorder{Evaluator: LDB()}
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
@@ -53,6 +53,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-mixed", Solve, Options{Budget: 200000, Evaluator: Mixed{Base: LDB(), Other: Heuristic{}, Priors: true, Value: true}}},
 			{"mcts-ldb-batch8", Solve, Options{Budget: 200000, Evaluator: batched, Batch: 8}},
 			{"mcts-ldb-discount-fpu", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.5, FPUReduction: 0.5}},
+			{"mcts-portfolio", solvePortfolioOf(MaxPortfolio), Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

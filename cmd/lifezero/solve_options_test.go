@@ -45,6 +45,7 @@ func TestSolveFlagsAndParamsAgree(t *testing.T) {
 		{"net mode and evaluator", []string{"--net-mode", "value", "--evaluator", "uniform"}, "{net_mode: value, evaluator: uniform}"},
 		{"search shaping", []string{"--depth-discount", "0.8", "--fpu-reduction", "0.5"}, "{depth_discount: 0.8, fpu_reduction: 0.5}"},
 		{"search shaping off", []string{"--depth-discount", "1", "--fpu-reduction", "0"}, "{depth_discount: 1, fpu_reduction: 0}"},
+		{"portfolio", []string{"--portfolio", "2", "--threads", "2"}, "{portfolio: 2, threads: 2}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,6 +83,8 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"depth-discount", "0", "depth_discount"},
 		{"depth-discount", "1.5", "depth_discount"},
 		{"fpu-reduction", "-0.1", "fpu_reduction"},
+		{"portfolio", "-1", "portfolio"},
+		{"portfolio", "9", "portfolio"},
 	}
 	for _, tt := range tests {
 		_, err := parseSolveFlags([]string{"x.json", "--" + tt.flag, tt.value}, io.Discard)

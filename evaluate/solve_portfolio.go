@@ -1,0 +1,54 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+
+	"lifezero/game"
+	"lifezero/rzs"
+)
+
+// solvePortfolio solves pr with cfg.Portfolio searches at once
+// (rzs.SolvePortfolio). Each member has its own pattern table (table, when
+// not nil, is member 0's; the others are built as it was), its share of
+// the threads and of the memory bound. It returns the result, the pattern
+// table of the member whose result it is, and that member's settings when
+// it proved the root ("" otherwise).
+func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table patternTable) (rzs.Result, patternTable, string, error) {
+	base := c.options()
+	base.Threads = max(c.Threads/c.Portfolio, 1)
+	if base.MaxMemory > 0 {
+		base.MaxMemory /= int64(c.Portfolio)
+	}
+	members, err := rzs.PortfolioMembers(base, c.Portfolio)
+	if err != nil {
+		return rzs.Result{}, nil, "", fmt.Errorf("portfolio: %w", err)
+	}
+	tables := make([]patternTable, len(members))
+	for k := range members {
+		t := table
+		if k > 0 && table != nil {
+			if t, err = c.newTable(ctx, pr); err != nil {
+				return rzs.Result{}, nil, "", err
+			}
+		}
+		if t != nil {
+			tables[k], members[k].Table = t, t
+		}
+	}
+	res, winner := rzs.SolvePortfolio(ctx, pr, members)
+	if winner < 0 {
+		return res, tables[0], "", nil
+	}
+	return res, tables[winner], memberName(members[winner]), nil
+}
+
+// memberName writes the settings that tell a portfolio's members apart,
+// as the solve params spell them.
+func memberName(o rzs.Options) string {
+	d := o.DepthDiscount
+	if d <= 0 {
+		d = 1
+	}
+	return fmt.Sprintf("depth_discount=%g fpu_reduction=%g", d, o.FPUReduction)
+}

@@ -1,0 +1,111 @@
+package rzs
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"lifezero/game"
+)
+
+// SolvePortfolio runs one MCTS-form search per entry of members at once,
+// each with its own tree, tables and goroutines (a member's Threads), and
+// stops them all as soon as one proves the root. It returns that member's
+// result and index, or, when none proves it, member 0's result and -1.
+//
+// This is portfolio parallelism, as SAT and CSP solvers use it: the members
+// share nothing, so there is no lock and each member's search is exactly
+// the one it would run alone, and they differ in how they order the search
+// (the settings that only order it, such as FPUReduction or DepthDiscount),
+// so that one may find the proof another's order misses. Every member is
+// sound, so the first proof is a proof; two members cannot prove opposite
+// results. The result counts every member's nodes (the work done), and its
+// Seconds is the wall time until the proof or the last member's stop. A
+// member's Table must be its own: tables are not safe for concurrent use.
+func SolvePortfolio(ctx context.Context, pr *game.Problem, members []Options) (Result, int) {
+	if len(members) == 0 {
+		return Result{Status: Unknown, FirstMove: game.NoPoint}, -1
+	}
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([]Result, len(members))
+	winner := -1
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, opts := range members {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := Solve(ctx, pr, opts)
+			mu.Lock()
+			defer mu.Unlock()
+			results[i] = res
+			if res.Status != Unknown && winner < 0 {
+				winner = i
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	nodes := 0
+	for _, r := range results {
+		nodes += r.Nodes
+	}
+	res := results[0]
+	if winner >= 0 {
+		res = results[winner]
+	}
+	res.Nodes, res.Seconds = nodes, time.Since(start).Seconds()
+	return res, winner
+}
+
+// PortfolioMembers returns the options of a portfolio of n members.
+// Member 0 is base itself, so that a portfolio proves at least what base
+// proves alone in its time; the others change only what orders the search,
+// in this order: the first-play-urgency reduction off, the depth discount
+// off, both off. A change that leaves the order as base's (a setting that
+// is off already) is skipped, and it is an error to ask for more members
+// than there are distinct orders: two members searching alike would do the
+// same work twice.
+func PortfolioMembers(base Options, n int) ([]Options, error) {
+	variants := []func(Options) Options{
+		func(o Options) Options { return o },
+		func(o Options) Options { o.FPUReduction = 0; return o },
+		func(o Options) Options { o.DepthDiscount = 1; return o },
+		func(o Options) Options { o.FPUReduction, o.DepthDiscount = 0, 1; return o },
+	}
+	var distinct []Options
+	for _, v := range variants {
+		if o := v(base); !containsOrder(distinct, o) {
+			distinct = append(distinct, o)
+		}
+	}
+	if n > len(distinct) {
+		return nil, fmt.Errorf("%d: these settings give only %d distinct search orders (the members turn the fpu reduction and the depth discount off, and a setting already off cannot vary)", n, len(distinct))
+	}
+	return distinct[:n], nil
+}
+
+// MaxPortfolio is the most members PortfolioMembers gives: the settings
+// as given and three changes of them.
+const MaxPortfolio = 4
+
+// containsOrder reports whether os holds options ordering the search as o
+// does.
+func containsOrder(os []Options, o Options) bool {
+	for _, x := range os {
+		if sameDiscount(x.DepthDiscount, o.DepthDiscount) && x.FPUReduction == o.FPUReduction {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDiscount compares two DepthDiscount settings, 0 and 1 both meaning
+// none.
+func sameDiscount(a, b float64) bool {
+	off := func(d float64) bool { return d <= 0 || d >= 1 }
+	return a == b || (off(a) && off(b))
+}

@@ -1,0 +1,109 @@
+package rzs
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"lifezero/game"
+)
+
+// solvePortfolioOf is SolvePortfolio over the first n members of
+// PortfolioMembers, in Solve's shape.
+func solvePortfolioOf(n int) func(context.Context, *game.Problem, Options) Result {
+	return func(ctx context.Context, pr *game.Problem, o Options) Result {
+		members, err := PortfolioMembers(o, n)
+		if err != nil {
+			panic(err) // the callers' settings give n distinct members
+		}
+		res, _ := SolvePortfolio(ctx, pr, members)
+		return res
+	}
+}
+
+func TestPortfolioMembers(t *testing.T) {
+	on := Options{DepthDiscount: 0.9, FPUReduction: 0.3}
+	type order struct{ discount, fpu float64 }
+	for _, c := range []struct {
+		name    string
+		base    Options
+		n       int
+		want    []order
+		wantErr string
+	}{
+		{"both on", on, 4, []order{{0.9, 0.3}, {0.9, 0}, {1, 0.3}, {1, 0}}, ""},
+		{"two of both on", on, 2, []order{{0.9, 0.3}, {0.9, 0}}, ""},
+		{"fpu off", Options{DepthDiscount: 0.9}, 2, []order{{0.9, 0}, {1, 0}}, ""},
+		{"discount off as 0", Options{FPUReduction: 0.3}, 2, []order{{0, 0.3}, {0, 0}}, ""},
+		{"fpu off, too many", Options{DepthDiscount: 0.9}, 3, nil, "3: these settings give only 2"},
+		{"both off", Options{DepthDiscount: 1}, 2, nil, "2: these settings give only 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := PortfolioMembers(c.base, c.n)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(c.want) {
+				t.Fatalf("%d members, want %d", len(got), len(c.want))
+			}
+			for k, o := range got {
+				if w := c.want[k]; !sameDiscount(o.DepthDiscount, w.discount) || o.FPUReduction != w.fpu {
+					t.Errorf("member %d: discount %v fpu %v, want %v %v", k, o.DepthDiscount, o.FPUReduction, w.discount, w.fpu)
+				}
+			}
+		})
+	}
+}
+
+// TestPortfolioIsItsMembers checks what SolvePortfolio promises on random
+// positions: the members share nothing, so the member whose proof is
+// returned searched exactly as it does alone (the same status, first move
+// and zone, in no fewer nodes than it takes alone, since the result counts
+// every member's); and the portfolio proves every root its member 0
+// proves alone within the budget.
+func TestPortfolioIsItsMembers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	base := Options{Budget: 3000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3}
+	members, err := PortfolioMembers(base, MaxPortfolio)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 60
+	if testing.Short() {
+		n = 20
+	}
+	provenByOthers := 0
+	for range n {
+		pr := randomProblem(rng, 12)
+		alone := make([]Result, len(members))
+		for k, o := range members {
+			alone[k] = Solve(context.Background(), pr, o)
+		}
+		res, winner := SolvePortfolio(context.Background(), pr, members)
+		if alone[0].Status != Unknown && res.Status == Unknown {
+			t.Fatalf("member 0 alone proves %v, the portfolio nothing:\n%v", alone[0].Status, pr.Start)
+		}
+		if winner < 0 {
+			if res.Status != Unknown {
+				t.Fatalf("status %v with no winner", res.Status)
+			}
+			continue
+		}
+		w := alone[winner]
+		if res.Status != w.Status || res.FirstMove != w.FirstMove || res.Zone != w.Zone || res.Nodes < w.Nodes {
+			t.Fatalf("member %d: portfolio gives %v %v in %d nodes, alone %v %v in %d:\n%v",
+				winner, res.Status, res.FirstMove, res.Nodes, w.Status, w.FirstMove, w.Nodes, pr.Start)
+		}
+		if alone[0].Status == Unknown {
+			provenByOthers++
+		}
+	}
+	t.Logf("%d positions; %d proven by a member other than the first where the first alone proves nothing", n, provenByOthers)
+}
