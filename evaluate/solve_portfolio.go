@@ -11,7 +11,8 @@ import (
 // solvePortfolio solves pr with cfg.Portfolio searches at once
 // (rzs.SolvePortfolio). Each member has its own pattern table (table, when
 // not nil, is member 0's; the others are built as it was), its share of
-// the threads and of the memory bound. It returns the result, the pattern
+// the threads and of the memory bound (a conservative split: each member's
+// check also counts the Go heap, which all members share). It returns the result, the pattern
 // table of the member whose result it is, and that member's settings when
 // it proved the root ("" otherwise).
 func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table patternTable) (rzs.Result, patternTable, string, error) {

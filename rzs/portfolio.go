@@ -23,6 +23,8 @@ import (
 // results. The result counts every member's nodes (the work done), and its
 // Seconds is the wall time until the proof or the last member's stop. A
 // member's Table must be its own: tables are not safe for concurrent use.
+// The members' Evaluators are called from their goroutines at once and
+// must allow it, as with Threads.
 func SolvePortfolio(ctx context.Context, pr *game.Problem, members []Options) (Result, int) {
 	if len(members) == 0 {
 		return Result{Status: Unknown, FirstMove: game.NoPoint}, -1
