@@ -12,9 +12,9 @@ import (
 // (rzs.SolvePortfolio). Each member has its own pattern table (table, when
 // not nil, is member 0's; the others are built as it was), its share of
 // the threads and of the memory bound (a conservative split: each member's
-// check also counts the Go heap, which all members share). It returns the result, the pattern
-// table of the member whose result it is, and that member's settings when
-// it proved the root ("" otherwise).
+// check also counts the Go heap, which all members share). It returns the
+// result, the pattern table of the member whose result it is, and that
+// member's settings when it proved the root ("" otherwise).
 func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table patternTable) (rzs.Result, patternTable, string, error) {
 	base := c.options()
 	base.Threads = max(c.Threads/c.Portfolio, 1)
@@ -45,11 +45,8 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 }
 
 // memberName writes the settings that tell a portfolio's members apart,
-// as the solve params spell them.
+// as the solve params spell them (a member's DepthDiscount is the one it
+// searches with, 1 for none).
 func memberName(o rzs.Options) string {
-	d := o.DepthDiscount
-	if d <= 0 {
-		d = 1
-	}
-	return fmt.Sprintf("depth_discount=%g fpu_reduction=%g", d, o.FPUReduction)
+	return fmt.Sprintf("depth_discount=%g fpu_reduction=%g", o.DepthDiscount, o.FPUReduction)
 }

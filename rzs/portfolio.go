@@ -3,6 +3,7 @@ package rzs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -70,17 +71,22 @@ func SolvePortfolio(ctx context.Context, pr *game.Problem, members []Options) (R
 // off, both off. A change that leaves the order as base's (a setting that
 // is off already) is skipped, and it is an error to ask for more members
 // than there are distinct orders: two members searching alike would do the
-// same work twice.
+// same work twice. The members' DepthDiscount is the one they search with
+// (effectiveDiscount), so that members that search alike compare equal.
 func PortfolioMembers(base Options, n int) ([]Options, error) {
-	variants := []func(Options) Options{
-		func(o Options) Options { return o },
-		func(o Options) Options { o.FPUReduction = 0; return o },
-		func(o Options) Options { o.DepthDiscount = 1; return o },
-		func(o Options) Options { o.FPUReduction, o.DepthDiscount = 0, 1; return o },
-	}
+	base.DepthDiscount = effectiveDiscount(base.DepthDiscount)
 	var distinct []Options
-	for _, v := range variants {
-		if o := v(base); !containsOrder(distinct, o) {
+	for _, off := range []struct{ fpu, discount bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		o := base
+		if off.fpu {
+			o.FPUReduction = 0
+		}
+		if off.discount {
+			o.DepthDiscount = 1
+		}
+		if !slices.ContainsFunc(distinct, func(x Options) bool {
+			return x.DepthDiscount == o.DepthDiscount && x.FPUReduction == o.FPUReduction
+		}) {
 			distinct = append(distinct, o)
 		}
 	}
@@ -93,21 +99,3 @@ func PortfolioMembers(base Options, n int) ([]Options, error) {
 // MaxPortfolio is the most members PortfolioMembers gives: the settings
 // as given and three changes of them.
 const MaxPortfolio = 4
-
-// containsOrder reports whether os holds options ordering the search as o
-// does.
-func containsOrder(os []Options, o Options) bool {
-	for _, x := range os {
-		if sameDiscount(x.DepthDiscount, o.DepthDiscount) && x.FPUReduction == o.FPUReduction {
-			return true
-		}
-	}
-	return false
-}
-
-// sameDiscount compares two DepthDiscount settings, 0 and 1 both meaning
-// none.
-func sameDiscount(a, b float64) bool {
-	off := func(d float64) bool { return d <= 0 || d >= 1 }
-	return a == b || (off(a) && off(b))
-}

@@ -54,7 +54,7 @@ func TestPortfolioMembers(t *testing.T) {
 				t.Fatalf("%d members, want %d", len(got), len(c.want))
 			}
 			for k, o := range got {
-				if w := c.want[k]; !sameDiscount(o.DepthDiscount, w.discount) || o.FPUReduction != w.fpu {
+				if w := c.want[k]; effectiveDiscount(o.DepthDiscount) != effectiveDiscount(w.discount) || o.FPUReduction != w.fpu {
 					t.Errorf("member %d: discount %v fpu %v, want %v %v", k, o.DepthDiscount, o.FPUReduction, w.discount, w.fpu)
 				}
 			}

@@ -76,9 +76,16 @@ func (o *Options) defaults(pr *game.Problem) {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = 4*pr.Region.Len() + 20
 	}
-	if o.DepthDiscount <= 0 || o.DepthDiscount > 1 {
-		o.DepthDiscount = 1
+	o.DepthDiscount = effectiveDiscount(o.DepthDiscount)
+}
+
+// effectiveDiscount is the DepthDiscount a setting d searches with: d
+// itself in (0, 1], else 1 (none).
+func effectiveDiscount(d float64) float64 {
+	if d <= 0 || d > 1 {
+		return 1
 	}
+	return d
 }
 
 // Result is the outcome of a solve.
