@@ -136,6 +136,9 @@ type SolveConfig struct {
 	// first-play urgency of unvisited children: negative means none, 0
 	// DefaultFPUReduction.
 	FPUReduction float64
+	// NoSafety turns off rzs.Options.Safety, the judge's recognition of
+	// life under alternating play (on by default).
+	NoSafety bool
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -321,7 +324,8 @@ func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().optio
 
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
-		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: c.FPUReduction}
+		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: c.FPUReduction,
+		Safety: !c.NoSafety}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}

@@ -205,7 +205,7 @@ func (s *pnSolver) mid(pos *game.Position, standing game.PointSet, key, path uin
 		}
 		return e
 	}
-	j := s.pr.Judge(pos, &standing)
+	j := judge(s.pr, pos, &standing, s.opts.Safety)
 	switch j.Outcome {
 	case game.LivingWins:
 		z := s.all

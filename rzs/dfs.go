@@ -86,7 +86,7 @@ func (d *dfsSolver) search(pos *game.Position, standing game.PointSet, depth int
 			return Unknown, game.PointSet{}, game.NoPoint, context.DeadlineExceeded
 		}
 	}
-	j := d.pr.Judge(pos, &standing)
+	j := judge(d.pr, pos, &standing, d.opts.Safety)
 	switch j.Outcome {
 	case game.LivingWins:
 		if d.opts.NoRZ {

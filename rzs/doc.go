@@ -8,8 +8,10 @@
 // proven child, which every form uses), the MCTS form's bookkeeping on top
 // of package mcts (MCTS-Solver), the depth-first AchieveGoal and df-pn, a
 // transposition table of proven positions, the evaluators that guide the
-// search, an exhaustive reference solver used by the soundness tests, and
-// solution trees written as SGF.
+// search, a recognition of life under alternating play that the judge may
+// add to Benson's algorithm (safeLife, in safety.go: a small exhaustive
+// local search whose wins carry their own zones), an exhaustive reference
+// solver used by the soundness tests, and solution trees written as SGF.
 //
 // Soundness choices where the paper is silent are commented where they are
 // made; the main ones: a defender move counts as a null move only if neither

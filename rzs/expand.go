@@ -31,8 +31,8 @@ type leafWork struct {
 func (w *leafWork) reset() { *w = leafWork{moves: w.moves[:0]} }
 
 // judge fills in the judgement.
-func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.PointSet) {
-	w.j, w.judged = pr.Judge(pos, standing), true
+func (w *leafWork) judge(pr *game.Problem, pos *game.Position, standing *game.PointSet, safety bool) {
+	w.j, w.judged = judge(pr, pos, standing, safety), true
 }
 
 // generate fills in the moves and the evaluation of pos, whose standing
@@ -79,7 +79,7 @@ func (s *mcSolver) settle(path []pathStep, w *leafWork) (value float64, proven b
 	s.nodes++
 	key := ttKey(pos, standing)
 	if !w.judged {
-		w.judge(s.pr, pos, standing)
+		w.judge(s.pr, pos, standing, s.opts.Safety)
 	}
 	j := w.j
 	switch {

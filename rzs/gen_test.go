@@ -14,9 +14,15 @@ import (
 // the problem files: the living side may not take a ko, the killer obeys
 // positional superko.
 func randomProblem(rng *rand.Rand, maxEmpty int) *game.Problem {
+	return randomProblemOf(rng, maxEmpty, 0.3, 0.35)
+}
+
+// randomProblemOf is randomProblem with the shares of empty points and of
+// Black stones given (the rest White).
+func randomProblemOf(rng *rand.Rand, maxEmpty int, empty, black float64) *game.Problem {
 	for {
 		size := 6 + rng.IntN(2)
-		pos, ok := buildPosition(size, randomCells(rng, size, 0.3, 0.35))
+		pos, ok := buildPosition(size, randomCells(rng, size, empty, black))
 		if !ok {
 			continue
 		}

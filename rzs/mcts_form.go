@@ -193,7 +193,7 @@ func (s *mcSolver) EvaluateBatch(leaves []*mcts.Leaf[*leafPath]) error {
 		leaf := &p.path[len(p.path)-1]
 		w := &p.w
 		w.reset()
-		w.judge(s.pr, leaf.pos, &leaf.standing)
+		w.judge(s.pr, leaf.pos, &leaf.standing, s.opts.Safety)
 		if w.j.Outcome != game.Undecided {
 			continue
 		}

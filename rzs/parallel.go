@@ -96,7 +96,7 @@ func (r *threadRun) work() {
 		p := lf.State
 		leaf := &p.path[len(p.path)-1]
 		p.w.reset()
-		p.w.judge(s.pr, leaf.pos, &leaf.standing)
+		p.w.judge(s.pr, leaf.pos, &leaf.standing, s.opts.Safety)
 		if p.w.j.Outcome == game.Undecided {
 			p.w.generate(s.pr, s.opts.Evaluator, leaf.pos, &leaf.standing)
 		}

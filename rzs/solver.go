@@ -64,6 +64,13 @@ type Options struct {
 	// cheapest through the few that matter. It only orders the search.
 	// 0: none.
 	FPUReduction float64
+	// Safety adds to the judge a recognition of life under alternating
+	// play (safeLife): a living group whose small enclosed regions give it
+	// Benson's life whatever the killer does, the living side answering,
+	// is proven alive there with those regions as its zone, where the
+	// search would otherwise play the exchanges out. It proves, so it is
+	// held to the soundness tests like the judge.
+	Safety bool
 }
 
 func (o *Options) defaults(pr *game.Problem) {

@@ -46,6 +46,7 @@ func TestSolveFlagsAndParamsAgree(t *testing.T) {
 		{"search shaping", []string{"--depth-discount", "0.8", "--fpu-reduction", "0.5"}, "{depth_discount: 0.8, fpu_reduction: 0.5}"},
 		{"search shaping off", []string{"--depth-discount", "1", "--fpu-reduction", "0"}, "{depth_discount: 1, fpu_reduction: 0}"},
 		{"portfolio", []string{"--portfolio", "2", "--threads", "2"}, "{portfolio: 2, threads: 2}"},
+		{"safety off", []string{"--no-safety"}, "{safety: false}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,25 +120,26 @@ func TestSolveOptionsAreFlags(t *testing.T) {
 }
 
 // The search-shaping options reach the solver: the defaults as
-// evaluate's, and fpu_reduction 0 as no reduction at all (SolveConfig
-// reads its own 0 as the default).
+// evaluate's, fpu_reduction 0 as no reduction at all (SolveConfig reads
+// its own 0 as the default), and the judge's safety on unless turned off.
 func TestSolveShapingReachesSolver(t *testing.T) {
 	for _, tt := range []struct {
 		params             string
 		discount, fpuReduc float64
+		safety             bool
 	}{
-		{"{}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction},
-		{"{depth_discount: 0.75, fpu_reduction: 0.5}", 0.75, 0.5},
-		{"{depth_discount: 1, fpu_reduction: 0}", 1, 0},
+		{"{}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true},
+		{"{depth_discount: 0.75, fpu_reduction: 0.5}", 0.75, 0.5, true},
+		{"{depth_discount: 1, fpu_reduction: 0, safety: false}", 1, 0, false},
 	} {
 		cfg, err := stageSolveConfig(t, tt.params)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.params, err)
 		}
 		o := cfg.SolverOptions()
-		if o.DepthDiscount != tt.discount || o.FPUReduction != tt.fpuReduc {
-			t.Errorf("%s: solver gets depth discount %v and FPU reduction %v, want %v and %v",
-				tt.params, o.DepthDiscount, o.FPUReduction, tt.discount, tt.fpuReduc)
+		if o.DepthDiscount != tt.discount || o.FPUReduction != tt.fpuReduc || o.Safety != tt.safety {
+			t.Errorf("%s: solver gets depth discount %v, FPU reduction %v and safety %v, want %v, %v and %v",
+				tt.params, o.DepthDiscount, o.FPUReduction, o.Safety, tt.discount, tt.fpuReduc, tt.safety)
 		}
 	}
 }

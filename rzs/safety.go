@@ -1,0 +1,439 @@
+package rzs
+
+import (
+	"slices"
+
+	"lifezero/game"
+)
+
+// This file recognises life under alternating play: a living group whose
+// small enclosed regions give it Benson's life whatever the killer does,
+// provided the living side answers, though Benson's algorithm (which
+// lets the living side pass for ever) does not see it yet. It is the
+// solver's safety solver in the spirit of Müller's "Playing it safe"
+// (1997), done by a small exhaustive search instead of static rules, so
+// that every case it accepts is a proof by the game's own judge.
+//
+// The local game. Take blocks S of the living side and regions R (maximal
+// connected sets of points not of the living colour, as in Benson's
+// algorithm) such that every region of R is small and touches only
+// blocks of S, and every block of S touches a region of R. The zone Z is
+// S's stones, R's points and the connection points: empty points outside R
+// next to two blocks of S and to no other living stone. The killer moves
+// first; its moves are the empty points of Z or a pass, which stands for
+// any move outside Z: the regions of R are enclosed by S, so a move outside
+// Z changes nothing in Z. (A killer's stone on a connection point may
+// belong to a block reaching outside Z, so where such a move is illegal
+// here, where another position might allow it, the search gives up.) The
+// living side answers each with a move in Z that captures nothing
+// (it never passes: two passes end the game as its failure). The living
+// side wins the local game when the judge's condition holds with a zone
+// inside Z: a block of S holding a standing crucial stone (live) or any
+// block of S (live_any) is unconditionally alive, and SmallestZone ⊆ Z.
+//
+// Why a local win is a win in every position that agrees with this one on
+// Z, whatever lies outside:
+//
+//   - Liberties outside Z are taken to be filled already (the killer may
+//     fill them while the local game stands still). A block of S with no
+//     liberty left in Z counts as captured, so a killer move that takes a
+//     block's last liberty in Z loses the local game for the living side
+//     at once, and the living side never plays a move that leaves its own
+//     block without one. A real capture of the living side's stones needs
+//     a block with no liberty at all, so it never happens in a won line.
+//   - No capture happens in a won line (the living side captures nothing,
+//     the killer cannot), so stones are only added: the line never repeats
+//     its own positions, no ko arises, and the living side's no-ko-capture
+//     rule is kept. (A repetition of a position from before the node would
+//     need the zone's stones taken and put back; like the transposition
+//     table, the solver takes a result found on this path as the
+//     position's.)
+//   - The killer's moves are all its moves in R, even those its ko rule or
+//     Region forbids, so the search is pessimistic for the living side;
+//     the living side's moves are legal ones inside the problem's region.
+//   - The end judged is the judge's own (Benson's algorithm) with a zone
+//     inside Z, and Benson's life inside a self-sufficient zone holds
+//     whatever lies outside it (UCA.SmallestZone).
+//
+// The killer moving first covers the living side to move too: that
+// position is the killer's pass of the local game. So a win holds for
+// either side to move, like a Benson win, and its zone Z goes to the
+// tables as one.
+
+// judge is the problem's judge, with safeLife when safety is on: the one
+// judgement every form of the search makes of a position.
+func judge(pr *game.Problem, pos *game.Position, standing *game.PointSet, safety bool) game.Judgement {
+	j := pr.Judge(pos, standing)
+	if safety && j.Outcome == game.Undecided {
+		if z, ok := safeLife(pr, pos, standing); ok {
+			return game.Judgement{Outcome: game.LivingWins, Zone: z}
+		}
+	}
+	return j
+}
+
+// Bounds of the local search. Its tree grows like the factorial of the
+// empty points, so they are kept small; a case past them is left to the
+// main search (never judged lost).
+const (
+	safetyMaxRegion  = 8   // points of one region taken into Z
+	safetyMaxEmpties = 7   // empty points of all of Z's regions together
+	safetyBudget     = 600 // boards the local search may play per call
+)
+
+// safetyCheck is the working state of one recognition. It is a plain value
+// made per call, so concurrent searches share nothing.
+type safetyCheck struct {
+	pr       *game.Problem
+	living   game.Color
+	killer   game.Color
+	standing *game.PointSet
+	zone     game.PointSet // Z
+	open     game.PointSet // Z's connection points (see safetyRegions.connections)
+	moves    []game.Point  // the empty points of Z's regions
+	buf      [safetyMaxEmpties + 4]game.Point
+	budget   int
+	// memo holds the local game's results by the stones' hash and the side
+	// to move: its lines transpose a great deal. A result cut short by the
+	// budget is not kept.
+	memo [safetyMemo]safetyEntry
+}
+
+// safetyMemo is the size of the local search's memo (a power of two).
+const safetyMemo = 256
+
+type safetyEntry struct {
+	key uint64
+	win bool
+	set bool
+}
+
+// remembered returns the memo's result for b with the side to move given.
+func (c *safetyCheck) remembered(b *game.Board, killerToMove bool) (win, ok bool) {
+	key := b.StoneHash()
+	if killerToMove {
+		key = ^key
+	}
+	e := &c.memo[key&(safetyMemo-1)]
+	return e.win, e.set && e.key == key
+}
+
+// remember keeps a result unless the budget cut it short.
+func (c *safetyCheck) remember(b *game.Board, killerToMove, win bool) bool {
+	if win || c.budget > 0 {
+		key := b.StoneHash()
+		if killerToMove {
+			key = ^key
+		}
+		c.memo[key&(safetyMemo-1)] = safetyEntry{key: key, win: win, set: true}
+	}
+	return win
+}
+
+// safeLife reports whether the living side lives under alternating play in
+// pos (see above), with the zone of that win. standing holds the crucial
+// stones still standing. It is called only where the judge is undecided.
+func safeLife(pr *game.Problem, pos *game.Position, standing *game.PointSet) (game.PointSet, bool) {
+	var rs safetyRegions
+	rs.find(&pos.Board, pr.Living())
+	c := safetyCheck{pr: pr, living: pr.Living(), killer: pr.Living().Opponent(), standing: standing}
+	live := pr.Goal[c.living] == game.GoalLive
+	var tried game.PointSet
+	for i := 0; i < pos.Cells(); i++ {
+		p := game.Point(i)
+		if pos.At(p) != c.living || tried.Has(p) || (live && !standing.Has(p)) {
+			continue
+		}
+		z, regions, ok := rs.closure(&pos.Board, p)
+		tried = tried.Union(z)
+		if !ok || !worthSearching(regions) {
+			continue
+		}
+		open := rs.connections(&pos.Board, &z)
+		if full := z.Union(open); c.search(&pos.Board, full, open) {
+			return full, true
+		}
+	}
+	return game.PointSet{}, false
+}
+
+// worthSearching reports whether regions (the sizes of Z's regions) could
+// give two eyes against a killer moving first: two regions, or one large
+// enough to be split.
+func worthSearching(sizes []int) bool {
+	return len(sizes) >= 2 || (len(sizes) == 1 && sizes[0] >= 4)
+}
+
+// search runs the local game on zone z from b.
+func (c *safetyCheck) search(b *game.Board, z, open game.PointSet) bool {
+	c.zone, c.open = z, open
+	c.memo = [safetyMemo]safetyEntry{}
+	c.moves = c.buf[:0]
+	empties := 0
+	for i := 0; i < b.Cells(); i++ {
+		p := game.Point(i)
+		if z.Has(p) && b.At(p) == game.Empty {
+			empties++
+			if empties > safetyMaxEmpties {
+				return false
+			}
+			c.moves = append(c.moves, p)
+		}
+	}
+	// Every block of S needs a liberty in Z to begin with, else the killer
+	// may take it from outside.
+	for i := 0; i < b.Cells(); i++ {
+		p := game.Point(i)
+		if z.Has(p) && b.At(p) == c.living && b.BlockHead(p) == p && c.libsInZone(b, p) == 0 {
+			return false
+		}
+	}
+	c.budget = safetyBudget
+	local := *b
+	local.Play(c.killer, game.Pass) // clears the simple-ko point: the killer may play anywhere
+	return c.killerTurn(&local, 2*empties+2)
+}
+
+// killerTurn reports whether the living side wins the local game with the
+// killer to move in b, within depth plies.
+func (c *safetyCheck) killerTurn(b *game.Board, depth int) bool {
+	if win, ok := c.remembered(b, true); ok {
+		return win
+	}
+	return c.remember(b, true, c.killerSearch(b, depth))
+}
+
+// killerSearch is killerTurn's search.
+func (c *safetyCheck) killerSearch(b *game.Board, depth int) bool {
+	if c.alive(b) {
+		return true
+	}
+	if depth == 0 || c.budget <= 0 {
+		return false
+	}
+	for _, m := range c.moves {
+		if b.At(m) != game.Empty {
+			continue
+		}
+		if c.takesBlock(b, m) {
+			return false
+		}
+		if !b.Legal(c.killer, m) {
+			if c.open.Has(m) {
+				// A connection point's killer block reaches outside Z,
+				// where another position may give it the liberty this
+				// one lacks: the move cannot be left out.
+				return false
+			}
+			continue // suicide: the killer's block in R has no liberty
+		}
+		next := *b
+		next.Play(c.killer, m)
+		c.budget--
+		if !c.livingTurn(&next, depth-1) {
+			return false
+		}
+	}
+	next := *b
+	next.Play(c.killer, game.Pass)
+	c.budget--
+	return c.livingTurn(&next, depth-1)
+}
+
+// livingTurn reports whether the living side, to move in b, wins the local
+// game within depth plies.
+func (c *safetyCheck) livingTurn(b *game.Board, depth int) bool {
+	if win, ok := c.remembered(b, false); ok {
+		return win
+	}
+	return c.remember(b, false, c.livingSearch(b, depth))
+}
+
+// livingSearch is livingTurn's search.
+func (c *safetyCheck) livingSearch(b *game.Board, depth int) bool {
+	if c.alive(b) {
+		return true // a killer's stone may fill the one empty point that was no liberty
+	}
+	if depth == 0 || c.budget <= 0 {
+		return false
+	}
+	for _, m := range c.moves {
+		if b.At(m) != game.Empty || !c.pr.Region.Has(m) || !b.Legal(c.living, m) || b.CaptureCount(c.living, m) > 0 {
+			continue
+		}
+		next := *b
+		next.Play(c.living, m)
+		c.budget--
+		if c.libsInZone(&next, m) == 0 {
+			continue
+		}
+		if c.killerTurn(&next, depth-1) {
+			return true
+		}
+		if c.budget <= 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// takesBlock reports whether a killer stone at m leaves a living block
+// next to it without a liberty in Z.
+func (c *safetyCheck) takesBlock(b *game.Board, m game.Point) bool {
+	for _, q := range b.Neighbors(m) {
+		if b.At(q) != c.living {
+			continue
+		}
+		libs := b.Liberties(q).Intersect(c.zone)
+		libs.Remove(m)
+		if libs.Empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// libsInZone counts the liberties in Z of the block at p.
+func (c *safetyCheck) libsInZone(b *game.Board, p game.Point) int {
+	libs := b.Liberties(p).Intersect(c.zone)
+	return libs.Len()
+}
+
+// alive reports whether the judge's condition holds in b with a zone
+// inside Z.
+func (c *safetyCheck) alive(b *game.Board) bool {
+	u := b.Benson(c.living)
+	seeds := u.Alive.Intersect(c.zone)
+	if c.pr.Goal[c.living] == game.GoalLive {
+		seeds = seeds.Intersect(*c.standing)
+	}
+	if seeds.Empty() {
+		return false
+	}
+	z := u.SmallestZone(b, &seeds)
+	return z.SubsetOf(&c.zone)
+}
+
+// safetyRegions numbers the regions of a board for the living colour:
+// maximal connected sets of points not of that colour.
+type safetyRegions struct {
+	living   game.Color
+	n        int
+	regionOf [game.MaxCells]int16 // region number plus one; 0 for the living colour's stones and the border
+	size     [game.MaxCells]int16
+}
+
+// find floods the regions of b for living.
+func (rs *safetyRegions) find(b *game.Board, living game.Color) {
+	rs.living = living
+	var stack [game.MaxCells]game.Point
+	for i := 0; i < b.Cells(); i++ {
+		p := game.Point(i)
+		if rs.regionOf[p] != 0 || !rs.inRegion(b, p) {
+			continue
+		}
+		rs.n++
+		id := int16(rs.n)
+		rs.regionOf[p] = id
+		stack[0] = p
+		for top := 1; top > 0; {
+			top--
+			q := stack[top]
+			rs.size[id]++
+			for _, n := range b.Neighbors(q) {
+				if rs.regionOf[n] == 0 && rs.inRegion(b, n) {
+					rs.regionOf[n] = id
+					stack[top] = n
+					top++
+				}
+			}
+		}
+	}
+}
+
+// inRegion reports whether p is a point of some region: on the board and
+// not a living stone.
+func (rs *safetyRegions) inRegion(b *game.Board, p game.Point) bool {
+	c := b.At(p)
+	return c == game.Empty || c == rs.living.Opponent()
+}
+
+// closure grows Z from the living block at p: it takes every small region
+// next to a block taken and every living block next to a region taken,
+// until nothing more joins. It returns Z, the sizes of its regions, and
+// false when Z has more regions than the search could take.
+func (rs *safetyRegions) closure(b *game.Board, p game.Point) (game.PointSet, []int, bool) {
+	var z game.PointSet
+	var taken [game.MaxCells]bool
+	var sizes []int
+	// queue holds the points of Z in the order they joined; each is
+	// examined once for the regions and blocks next to it.
+	var queue [game.MaxCells]game.Point
+	n := 0
+	push := func(q game.Point) {
+		z.Add(q)
+		queue[n] = q
+		n++
+	}
+	b.BlockStones(p, push)
+	for i := 0; i < n; i++ {
+		q := queue[i]
+		stone := b.At(q) == rs.living
+		for _, m := range b.Neighbors(q) {
+			switch {
+			case z.Has(m):
+			case b.At(m) == rs.living: // a block next to a region of Z
+				b.BlockStones(m, push)
+			case stone && rs.regionOf[m] != 0: // a region next to a block of Z
+				id := rs.regionOf[m]
+				if taken[id] || rs.size[id] > safetyMaxRegion {
+					continue
+				}
+				taken[id] = true
+				if sizes = append(sizes, int(rs.size[id])); len(sizes) > safetyMaxEmpties {
+					return z, sizes, false
+				}
+				for k := 0; k < b.Cells(); k++ {
+					if rs.regionOf[k] == id {
+						push(game.Point(k))
+					}
+				}
+			}
+		}
+	}
+	return z, sizes, true
+}
+
+// connections returns the empty points outside z's regions that join two
+// of its blocks (every living stone next to them in z): the living
+// side's connection and the killer's cut are then moves of the local game,
+// where groups of two blocks with an eye each would otherwise never live.
+func (rs *safetyRegions) connections(b *game.Board, z *game.PointSet) game.PointSet {
+	var add game.PointSet
+	for i := 0; i < b.Cells(); i++ {
+		p := game.Point(i)
+		if z.Has(p) || b.At(p) != game.Empty {
+			continue
+		}
+		var heads [4]game.Point
+		n, outside := 0, false
+		for _, q := range b.Neighbors(p) {
+			if b.At(q) != rs.living {
+				continue
+			}
+			if !z.Has(q) {
+				outside = true
+				break
+			}
+			h := b.BlockHead(q)
+			if !slices.Contains(heads[:n], h) {
+				heads[n] = h
+				n++
+			}
+		}
+		if !outside && n >= 2 {
+			add.Add(p)
+		}
+	}
+	return add
+}
