@@ -22,11 +22,10 @@ import (
 // next to two blocks of S and to no other living stone. The killer moves
 // first; its moves are the empty points of Z or a pass, which stands for
 // any move outside Z: the regions of R are enclosed by S, so a move outside
-// Z changes nothing in Z. (A killer's stone on a connection point may
-// belong to a block reaching outside Z, so where such a move is illegal
-// here, where another position might allow it, the search gives up.) The
-// living side answers each with a move in Z that captures nothing
-// (it never passes: two passes end the game as its failure). The living
+// Z changes nothing in Z. The living side answers each with a move in Z
+// that captures nothing, or with one that ends the game at once by
+// capturing killer stones that lie wholly inside Z (it never passes: two
+// passes end the game as its failure). The living
 // side wins the local game when the judge's condition holds with a zone
 // inside Z: a block of S holding a standing crucial stone (live) or any
 // block of S (live_any) is unconditionally alive, and SmallestZone ⊆ Z.
@@ -41,14 +40,23 @@ import (
 //     at once, and the living side never plays a move that leaves its own
 //     block without one. A real capture of the living side's stones needs
 //     a block with no liberty at all, so it never happens in a won line.
-//   - No capture happens in a won line (the living side captures nothing,
-//     the killer cannot), so stones are only added: the line never repeats
-//     its own positions, no ko arises, and the living side's no-ko-capture
-//     rule is kept. (A repetition of a position from before the node would
+//   - No capture happens in a won line before its last move (the living
+//     side captures only to end the game, the killer cannot capture), so
+//     stones are only added: the line never repeats its own positions, no
+//     ko arises, and the living side's no-ko-capture rule is kept (its
+//     last, capturing move touches its own stone or an empty point, so it
+//     is no ko capture). (A repetition of a position from before the node would
 //     need the zone's stones taken and put back; like the transposition
 //     table, the solver takes a result found on this path as the
 //     position's.)
-//   - The killer's moves are all its moves in R, even those its ko rule or
+//   - A killer's stone on a connection point may belong to a block that
+//     reaches outside Z, whose liberties differ from one such position to
+//     another. Where that move is illegal here the search gives up (another
+//     position may allow it), and the living side answers next to such a
+//     stone only with a move that ends the game, with a zone that leaves
+//     the stone out (another position may make that answer a capture, and
+//     then the capture changes nothing the win rests on).
+//   - The killer's moves are all its moves in Z, even those its ko rule or
 //     Region forbids, so the search is pessimistic for the living side;
 //     the living side's moves are legal ones inside the problem's region.
 //   - The end judged is the judge's own (Benson's algorithm) with a zone
@@ -138,20 +146,27 @@ func safeLife(pr *game.Problem, pos *game.Position, standing *game.PointSet) (ga
 	rs.find(&pos.Board, pr.Living())
 	c := safetyCheck{pr: pr, living: pr.Living(), killer: pr.Living().Opponent(), standing: standing}
 	live := pr.Goal[c.living] == game.GoalLive
-	var tried game.PointSet
-	for i := 0; i < pos.Cells(); i++ {
-		p := game.Point(i)
-		if pos.At(p) != c.living || tried.Has(p) || (live && !standing.Has(p)) {
-			continue
-		}
-		z, regions, ok := rs.closure(&pos.Board, p)
-		tried = tried.Union(z)
-		if !ok || !worthSearching(regions) {
-			continue
-		}
-		open := rs.connections(&pos.Board, &z)
-		if full := z.Union(open); c.search(&pos.Board, full, open) {
-			return full, true
+	// First the groups that small regions join, then, where that fails,
+	// the larger groups that single empty points join as well.
+	for _, links := range []bool{false, true} {
+		var tried game.PointSet
+		for i := 0; i < pos.Cells(); i++ {
+			p := game.Point(i)
+			if pos.At(p) != c.living || tried.Has(p) || (live && !standing.Has(p)) {
+				continue
+			}
+			z, regions, ok := rs.closure(&pos.Board, p, links)
+			tried = tried.Union(z)
+			if !ok || !worthSearching(regions) {
+				continue
+			}
+			open := rs.connections(&pos.Board, &z)
+			if links && open.Empty() {
+				continue // the same zone as without links, searched already
+			}
+			if full := z.Union(open); c.search(&pos.Board, full, open) {
+				return full, true
+			}
 		}
 	}
 	return game.PointSet{}, false
@@ -258,13 +273,25 @@ func (c *safetyCheck) livingSearch(b *game.Board, depth int) bool {
 		return false
 	}
 	for _, m := range c.moves {
-		if b.At(m) != game.Empty || !c.pr.Region.Has(m) || !b.Legal(c.living, m) || b.CaptureCount(c.living, m) > 0 {
+		if b.At(m) != game.Empty || !c.pr.Region.Has(m) || !b.Legal(c.living, m) {
+			continue
+		}
+		captures := b.CaptureCount(c.living, m) > 0
+		if captures && !c.capturesInside(b, m) {
 			continue
 		}
 		next := *b
 		next.Play(c.living, m)
 		c.budget--
 		if c.libsInZone(&next, m) == 0 {
+			continue
+		}
+		// A capture, or a move next to a killer's block that reaches
+		// outside Z, is played only where it ends the game at once.
+		if touched := c.openKillerNext(b, m); captures || !touched.Empty() {
+			if z, ok := c.aliveZone(&next); ok && !z.Intersects(&touched) {
+				return true
+			}
 			continue
 		}
 		if c.killerTurn(&next, depth-1) {
@@ -275,6 +302,54 @@ func (c *safetyCheck) livingSearch(b *game.Board, depth int) bool {
 		}
 	}
 	return false
+}
+
+// openKillerNext returns the killer's blocks next to m that reach outside
+// Z (a stone of theirs has a neighbour outside it): such a block lies on
+// connection points, and another position that agrees on Z may leave it
+// fewer liberties, so that a living move next to it captures there.
+func (c *safetyCheck) openKillerNext(b *game.Board, m game.Point) game.PointSet {
+	var out game.PointSet
+	for _, q := range b.Neighbors(m) {
+		if b.At(q) == c.killer && !out.Has(q) && c.reachesOutside(b, q) {
+			out = out.Union(b.BlockSet(q))
+		}
+	}
+	return out
+}
+
+// capturesInside reports whether every killer's block that a living stone
+// at m would capture lies inside Z with all its neighbours, so that the
+// capture is the same in every position that agrees on Z, and whether the
+// capture is no ko capture (which the living side's rule forbids): m
+// touches a living stone or an empty point.
+func (c *safetyCheck) capturesInside(b *game.Board, m game.Point) bool {
+	noKo := false
+	for _, q := range b.Neighbors(m) {
+		switch b.At(q) {
+		case c.living, game.Empty:
+			noKo = true
+		case c.killer:
+			if b.LibertyCount(q) == 1 && c.reachesOutside(b, q) {
+				return false
+			}
+		}
+	}
+	return noKo
+}
+
+// reachesOutside reports whether a stone of the block at p has a
+// neighbour on the board outside Z.
+func (c *safetyCheck) reachesOutside(b *game.Board, p game.Point) bool {
+	outside := false
+	b.BlockStones(p, func(q game.Point) {
+		for _, n := range b.Neighbors(q) {
+			if b.OnBoard(n) && !c.zone.Has(n) {
+				outside = true
+			}
+		}
+	})
+	return outside
 }
 
 // takesBlock reports whether a killer stone at m leaves a living block
@@ -302,16 +377,22 @@ func (c *safetyCheck) libsInZone(b *game.Board, p game.Point) int {
 // alive reports whether the judge's condition holds in b with a zone
 // inside Z.
 func (c *safetyCheck) alive(b *game.Board) bool {
+	_, ok := c.aliveZone(b)
+	return ok
+}
+
+// aliveZone returns the zone of the judge's win in b when it lies inside Z.
+func (c *safetyCheck) aliveZone(b *game.Board) (game.PointSet, bool) {
 	u := b.Benson(c.living)
 	seeds := u.Alive.Intersect(c.zone)
 	if c.pr.Goal[c.living] == game.GoalLive {
 		seeds = seeds.Intersect(*c.standing)
 	}
 	if seeds.Empty() {
-		return false
+		return game.PointSet{}, false
 	}
 	z := u.SmallestZone(b, &seeds)
-	return z.SubsetOf(&c.zone)
+	return z, z.SubsetOf(&c.zone)
 }
 
 // safetyRegions numbers the regions of a board for the living colour:
@@ -360,9 +441,11 @@ func (rs *safetyRegions) inRegion(b *game.Board, p game.Point) bool {
 
 // closure grows Z from the living block at p: it takes every small region
 // next to a block taken and every living block next to a region taken,
-// until nothing more joins. It returns Z, the sizes of its regions, and
+// until nothing more joins. With links it also takes every living block
+// one empty point away from a block taken, so that two blocks with an eye
+// each may be joined by connection points. It returns Z, the sizes of its regions, and
 // false when Z has more regions than the search could take.
-func (rs *safetyRegions) closure(b *game.Board, p game.Point) (game.PointSet, []int, bool) {
+func (rs *safetyRegions) closure(b *game.Board, p game.Point, links bool) (game.PointSet, []int, bool) {
 	var z game.PointSet
 	var taken [game.MaxCells]bool
 	var sizes []int
@@ -386,6 +469,15 @@ func (rs *safetyRegions) closure(b *game.Board, p game.Point) (game.PointSet, []
 				b.BlockStones(m, push)
 			case stone && rs.regionOf[m] != 0: // a region next to a block of Z
 				id := rs.regionOf[m]
+				if links && b.At(m) == game.Empty && rs.size[id] > safetyMaxRegion {
+					// an empty point of a large region: the living blocks
+					// it touches join Z (it may become a connection point)
+					for _, l := range b.Neighbors(m) {
+						if b.At(l) == rs.living && !z.Has(l) {
+							b.BlockStones(l, push)
+						}
+					}
+				}
 				if taken[id] || rs.size[id] > safetyMaxRegion {
 					continue
 				}

@@ -90,6 +90,15 @@ func TestSafeLifeShapes(t *testing.T) {
 			".......",
 			".......",
 		}}, true},
+		{"two blocks with an eye each, joined by either of two points", fixture{game.Black, []string{
+			".Ox,,,,",
+			"OOx,,,,",
+			"..x,,,,",
+			"OOx,,,,",
+			".Ox,,,,",
+			"OOx,,,,",
+			"xxx,,,,",
+		}}, true},
 		{"square four: dead", fixture{game.Black, []string{
 			"..OX...",
 			"..OX...",
