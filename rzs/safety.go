@@ -95,7 +95,7 @@ type safetyCheck struct {
 	zone     game.PointSet // Z
 	open     game.PointSet // Z's connection points (see safetyRegions.connections)
 	moves    []game.Point  // the empty points of Z's regions
-	buf      [safetyMaxEmpties + 4]game.Point
+	buf      [safetyMaxEmpties]game.Point
 	budget   int
 	// memo holds the local game's results by the stones' hash and the side
 	// to move: its lines transpose a great deal. A result cut short by the
@@ -110,28 +110,6 @@ type safetyEntry struct {
 	key uint64
 	win bool
 	set bool
-}
-
-// remembered returns the memo's result for b with the side to move given.
-func (c *safetyCheck) remembered(b *game.Board, killerToMove bool) (win, ok bool) {
-	key := b.StoneHash()
-	if killerToMove {
-		key = ^key
-	}
-	e := &c.memo[key&(safetyMemo-1)]
-	return e.win, e.set && e.key == key
-}
-
-// remember keeps a result unless the budget cut it short.
-func (c *safetyCheck) remember(b *game.Board, killerToMove, win bool) bool {
-	if win || c.budget > 0 {
-		key := b.StoneHash()
-		if killerToMove {
-			key = ^key
-		}
-		c.memo[key&(safetyMemo-1)] = safetyEntry{key: key, win: win, set: true}
-	}
-	return win
 }
 
 // safeLife reports whether the living side lives under alternating play in
@@ -202,19 +180,39 @@ func (c *safetyCheck) search(b *game.Board, z, open game.PointSet) bool {
 	c.budget = safetyBudget
 	local := *b
 	local.Play(c.killer, game.Pass) // clears the simple-ko point: the killer may play anywhere
-	return c.killerTurn(&local, 2*empties+2)
+	return c.turn(&local, 2*empties+2, true)
 }
 
-// killerTurn reports whether the living side wins the local game with the
-// killer to move in b, within depth plies.
-func (c *safetyCheck) killerTurn(b *game.Board, depth int) bool {
-	if win, ok := c.remembered(b, true); ok {
-		return win
+// turn reports whether the living side wins the local game in b, the
+// killer or the living side to move, within depth plies: the memo's
+// answer, or killerSearch's or livingSearch's.
+func (c *safetyCheck) turn(b *game.Board, depth int, killerToMove bool) bool {
+	key := memoKey(b, killerToMove)
+	if e := &c.memo[key&(safetyMemo-1)]; e.set && e.key == key {
+		return e.win
 	}
-	return c.remember(b, true, c.killerSearch(b, depth))
+	search := c.livingSearch
+	if killerToMove {
+		search = c.killerSearch
+	}
+	win := search(b, depth)
+	if win || c.budget > 0 { // a loss cut short by the budget is not kept
+		c.memo[key&(safetyMemo-1)] = safetyEntry{key: key, win: win, set: true}
+	}
+	return win
 }
 
-// killerSearch is killerTurn's search.
+// memoKey is the memo's key of b: its stones' hash, complemented when the
+// killer is to move.
+func memoKey(b *game.Board, killerToMove bool) uint64 {
+	if killerToMove {
+		return ^b.StoneHash()
+	}
+	return b.StoneHash()
+}
+
+// killerSearch reports whether the living side wins the local game with
+// the killer to move in b, within depth plies.
 func (c *safetyCheck) killerSearch(b *game.Board, depth int) bool {
 	if c.alive(b) {
 		return true
@@ -241,26 +239,18 @@ func (c *safetyCheck) killerSearch(b *game.Board, depth int) bool {
 		next := *b
 		next.Play(c.killer, m)
 		c.budget--
-		if !c.livingTurn(&next, depth-1) {
+		if !c.turn(&next, depth-1, false) {
 			return false
 		}
 	}
 	next := *b
 	next.Play(c.killer, game.Pass)
 	c.budget--
-	return c.livingTurn(&next, depth-1)
+	return c.turn(&next, depth-1, false)
 }
 
-// livingTurn reports whether the living side, to move in b, wins the local
-// game within depth plies.
-func (c *safetyCheck) livingTurn(b *game.Board, depth int) bool {
-	if win, ok := c.remembered(b, false); ok {
-		return win
-	}
-	return c.remember(b, false, c.livingSearch(b, depth))
-}
-
-// livingSearch is livingTurn's search.
+// livingSearch reports whether the living side, to move in b, wins the
+// local game within depth plies.
 func (c *safetyCheck) livingSearch(b *game.Board, depth int) bool {
 	if c.alive(b) {
 		return true // a killer's stone may fill the one empty point that was no liberty
@@ -290,7 +280,7 @@ func (c *safetyCheck) livingSearch(b *game.Board, depth int) bool {
 			}
 			continue
 		}
-		if c.killerTurn(&next, depth-1) {
+		if c.turn(&next, depth-1, true) {
 			return true
 		}
 		if c.budget <= 0 {
