@@ -65,6 +65,12 @@ const DefaultDepthDiscount = 0.9
 // and 20 at 0.6 (docs/results/tsumego.md, session 13).
 const DefaultFPUReduction = 0.3
 
+// DefaultProofBonus is the mcts form's proof-number bonus
+// (rzs.Options.ProofBonus) when a SolveConfig names none. It was chosen
+// over 0.03, 0.1 and 0.3 by the count of problems proven
+// (docs/results/tsumego.md, session 16), never from a problem's answer.
+const DefaultProofBonus = 0.1
+
 // DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
 // rzs's default.
 const DefaultSolveBudget = 500000
@@ -139,6 +145,10 @@ type SolveConfig struct {
 	// NoSafety turns off rzs.Options.Safety, the judge's recognition of
 	// life under alternating play (on by default).
 	NoSafety bool
+	// ProofBonus is rzs.Options.ProofBonus, the mcts form's preference
+	// for the living moves that leave the killer the fewest moves to
+	// refute: negative means none, 0 DefaultProofBonus.
+	ProofBonus float64
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -167,6 +177,12 @@ func (c SolveConfig) withDefaults() SolveConfig {
 		c.FPUReduction = DefaultFPUReduction
 	case c.FPUReduction < 0:
 		c.FPUReduction = 0
+	}
+	switch {
+	case c.ProofBonus == 0:
+		c.ProofBonus = DefaultProofBonus
+	case c.ProofBonus < 0:
+		c.ProofBonus = 0
 	}
 	if c.NetMix == "" {
 		c.NetMix = NetBoth
@@ -325,7 +341,7 @@ func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().optio
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
 		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: c.FPUReduction,
-		Safety: !c.NoSafety}
+		Safety: !c.NoSafety, ProofBonus: c.ProofBonus}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}

@@ -61,7 +61,11 @@ type SolveRow struct {
 	// ProvedBy names the settings of the portfolio member whose proof
 	// this is (SolveConfig.Portfolio), "" without a portfolio or a proof;
 	// not a dataset column.
-	ProvedBy  string
+	ProvedBy string
+	// Search names the settings that order the search and the judge's
+	// safety (searchSettings), so that a result says how it was reached;
+	// not a dataset column (the solve stage's params record them).
+	Search    string
 	Algo      string
 	RZ, TT    bool
 	Budget    int64
@@ -106,7 +110,7 @@ func SolveRowOf(task SolveTask, res rzs.Result, cfg SolveConfig) SolveRow {
 		Result: res.Status.String(), FirstMove: moveString(pos, res.FirstMove), Answer: moveString(pos, pr.Answer),
 		Nodes: int64(res.Nodes), Seconds: res.Seconds, TTHits: int64(res.TTHits), TableHits: int64(res.TableHits),
 		Aborted: res.Aborted, Reason: res.Reason, Algo: cfg.Algo, RZ: !cfg.NoRZ, TT: !cfg.NoTT, Budget: int64(cfg.Budget),
-		Evaluator: cfg.recordedEvaluator(), PaperNodes: encodeCounts(pr.PaperNodes), RZTPaper: encodeCounts(pr.RZTPaper),
+		Search: searchSettings(cfg.Algo, cfg.options()), Evaluator: cfg.recordedEvaluator(), PaperNodes: encodeCounts(pr.PaperNodes), RZTPaper: encodeCounts(pr.RZTPaper),
 	}
 	if res.Status == rzs.Win {
 		r.RZSize = int32(res.Zone.Len())

@@ -41,12 +41,25 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 	if winner < 0 {
 		return res, tables[0], "", nil
 	}
-	return res, tables[winner], memberName(members[winner]), nil
+	return res, tables[winner], searchSettings(AlgoMCTS, members[winner]), nil
 }
 
-// memberName writes the settings that tell a portfolio's members apart,
-// as the solve params spell them (a member's DepthDiscount is the one it
-// searches with, 1 for none).
-func memberName(o rzs.Options) string {
-	return fmt.Sprintf("depth_discount=%g fpu_reduction=%g", o.DepthDiscount, o.FPUReduction)
+// searchSettings writes the settings that order a search of form algo, and
+// the judge's safety, as the solve params spell them: a result's record
+// of how it was reached, and what tells a portfolio's members apart (a
+// DepthDiscount of 0 searches as 1, none).
+func searchSettings(algo string, o rzs.Options) string {
+	s := fmt.Sprintf("safety=%t", o.Safety)
+	if algo != AlgoMCTS {
+		return s
+	}
+	d := o.DepthDiscount
+	if d <= 0 || d > 1 {
+		d = 1
+	}
+	s = fmt.Sprintf("depth_discount=%g fpu_reduction=%g %s", d, o.FPUReduction, s)
+	if o.ProofBonus > 0 {
+		s += fmt.Sprintf(" proof_bonus=%g", o.ProofBonus)
+	}
+	return s
 }

@@ -8,7 +8,9 @@
 // proven child, which every form uses), the MCTS form's bookkeeping on top
 // of package mcts (MCTS-Solver), the depth-first AchieveGoal and df-pn, a
 // transposition table of proven positions, the evaluators that guide the
-// search, a recognition of life under alternating play that the judge may
+// search (among them a proof-number bonus, Options.ProofBonus, that steers
+// the living side towards the moves leaving the killer the fewest moves to
+// refute), a recognition of life under alternating play that the judge may
 // add to Benson's algorithm (safeLife, in safety.go: a small exhaustive
 // local search whose wins carry their own zones), an exhaustive reference
 // solver used by the soundness tests, and solution trees written as SGF.

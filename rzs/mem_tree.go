@@ -38,6 +38,9 @@ type memTree struct {
 	// children by fpuReduction × √(prior mass of its visited children)
 	// (Options.FPUReduction).
 	fpuReduction float64
+	// proofBonus (Options.ProofBonus) adds to a living move's score
+	// proofBonus × (fewest killer moves left at a sibling / left at it).
+	proofBonus float64
 	// selected is the record searchTree.SelectChild chose last: the search
 	// plays its move next, and the solver's path records it (see playPath).
 	selected int32
@@ -263,6 +266,10 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, &c))
 	}
 	t.scratch = t.moves(&c, t.scratch[:0])
+	rmin := 0
+	if skip.or && t.proofBonus > 0 {
+		rmin = t.fewestRemaining(id, skip)
+	}
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
 	r := parent.firstRec
@@ -281,6 +288,11 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		if rn != nil {
 			visits, q := t.stats(rn, cur, fpu)
 			score = q + cexp*float64(c.priorOf(i))/float64(1+visits)
+			if rmin > 0 {
+				if r, ok := skip.remaining(cur); ok {
+					score += t.proofBonus * float64(rmin) / float64(r)
+				}
+			}
 		} else {
 			score = fpu + cexp*float64(c.priorOf(i))/float64(1)
 		}
@@ -292,6 +304,18 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		return 0, game.NoPoint, 0, false
 	}
 	return best, t.scratch[best], bestRec, true
+}
+
+// fewestRemaining is the fewest killer moves left to refute at any visited,
+// unproven AND child of id (0: none known).
+func (t *memTree) fewestRemaining(id int32, skip skipper) int {
+	least := 0
+	for r := t.node(id).firstRec; r != 0; r = t.node(r).nextSib {
+		if n, ok := skip.remaining(r); ok && (least == 0 || n < least) {
+			least = n
+		}
+	}
+	return least
 }
 
 // visitedPrior is the prior mass of id's visited children.

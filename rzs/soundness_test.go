@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [19]int
-	var took [19]time.Duration
+	var wins, spent [20]int
+	var took [20]time.Duration
 	batched := &batchRecorder{Evaluator: LDB()}
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
@@ -57,6 +57,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-ldb-safety", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}},
 			{"dfs-safety", SolveDFS, Options{Budget: 200000, Safety: true}},
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},
+			{"mcts-ldb-proofbonus", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true, ProofBonus: 1}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

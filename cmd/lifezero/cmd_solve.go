@@ -312,6 +312,7 @@ type solveJSON struct {
 	Aborted    bool            `json:"aborted"`
 	Reason     string          `json:"reason,omitempty"`    // why an unproven solve stopped early (memory bound)
 	ProvedBy   string          `json:"proved_by,omitempty"` // the portfolio member whose proof it is
+	Search     string          `json:"search"`              // the settings that order the search, and the judge's safety
 	Algo       string          `json:"algo"`
 	RZ         bool            `json:"rz"`
 	TT         bool            `json:"tt"`
@@ -329,7 +330,7 @@ type solveJSON struct {
 func writeSolveJSON(w io.Writer, r evaluate.SolveRow, rzt *rzs.TableStats) error {
 	j := solveJSON{ID: r.ID, Set: r.Set, Source: r.Source, Result: r.Result, FirstMove: nonEmpty(r.FirstMove),
 		Nodes: r.Nodes, Seconds: r.Seconds, RZSize: r.RZSize, TTHits: r.TTHits, TableHits: r.TableHits, Aborted: r.Aborted,
-		Reason: r.Reason, ProvedBy: r.ProvedBy, Algo: r.Algo, RZ: r.RZ, TT: r.TT, Evaluator: r.Evaluator, Budget: r.Budget, ToPlay: r.ToPlay, Living: r.Living,
+		Reason: r.Reason, ProvedBy: r.ProvedBy, Search: r.Search, Algo: r.Algo, RZ: r.RZ, TT: r.TT, Evaluator: r.Evaluator, Budget: r.Budget, ToPlay: r.ToPlay, Living: r.Living,
 		Winner: nonEmpty(r.Winner), Answer: nonEmpty(r.Answer), RZT: rzt}
 	if a, known := r.Agrees(); known {
 		j.Agrees = &a

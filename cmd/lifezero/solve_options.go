@@ -44,6 +44,7 @@ type solveOptions struct {
 	NetMix          string  `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
 	DepthDiscount   float64 `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
 	FPUReduction    float64 `yaml:"fpu_reduction" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off)"`
+	ProofBonus      float64 `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
 	Safety          bool    `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	MaxMemory       string  `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
@@ -51,7 +52,8 @@ type solveOptions struct {
 // defaultSolveOptions are the defaults of both the stage and the command.
 func defaultSolveOptions() solveOptions {
 	return solveOptions{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
-		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String(), DepthDiscount: evaluate.DefaultDepthDiscount, FPUReduction: evaluate.DefaultFPUReduction, Safety: true}
+		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String(), DepthDiscount: evaluate.DefaultDepthDiscount, FPUReduction: evaluate.DefaultFPUReduction,
+		ProofBonus: evaluate.DefaultProofBonus, Safety: true}
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -66,7 +68,7 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
 		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, DepthDiscount: o.DepthDiscount, FPUReduction: o.FPUReduction,
-		NoSafety: !o.Safety}
+		NoSafety: !o.Safety, ProofBonus: o.ProofBonus}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {
@@ -82,6 +84,12 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 		return cfg, &pipelines.ParamError{Key: "fpu_reduction", Msg: fmt.Sprintf("%v: must not be negative (0 turns it off)", o.FPUReduction)}
 	case o.FPUReduction == 0:
 		cfg.FPUReduction = -1 // off: SolveConfig reads 0 as its default
+	}
+	switch {
+	case o.ProofBonus < 0:
+		return cfg, &pipelines.ParamError{Key: "proof_bonus", Msg: fmt.Sprintf("%v: must not be negative (0 turns it off)", o.ProofBonus)}
+	case o.ProofBonus == 0:
+		cfg.ProofBonus = -1 // off: SolveConfig reads 0 as its default
 	}
 	if o.Workers <= 0 {
 		return cfg, &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: must be positive", o.Workers)}

@@ -47,6 +47,8 @@ func TestSolveFlagsAndParamsAgree(t *testing.T) {
 		{"search shaping off", []string{"--depth-discount", "1", "--fpu-reduction", "0"}, "{depth_discount: 1, fpu_reduction: 0}"},
 		{"portfolio", []string{"--portfolio", "2", "--threads", "2"}, "{portfolio: 2, threads: 2}"},
 		{"safety off", []string{"--no-safety"}, "{safety: false}"},
+		{"proof bonus", []string{"--proof-bonus", "0.25"}, "{proof_bonus: 0.25}"},
+		{"proof bonus off", []string{"--proof-bonus", "0"}, "{proof_bonus: 0}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,6 +86,7 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"depth-discount", "0", "depth_discount"},
 		{"depth-discount", "1.5", "depth_discount"},
 		{"fpu-reduction", "-0.1", "fpu_reduction"},
+		{"proof-bonus", "-0.1", "proof_bonus"},
 		{"portfolio", "-1", "portfolio"},
 		{"portfolio", "9", "portfolio"},
 	}
@@ -120,26 +123,28 @@ func TestSolveOptionsAreFlags(t *testing.T) {
 }
 
 // The search-shaping options reach the solver: the defaults as
-// evaluate's, fpu_reduction 0 as no reduction at all (SolveConfig reads
-// its own 0 as the default), and the judge's safety on unless turned off.
+// evaluate's, fpu_reduction and proof_bonus 0 as none at all (SolveConfig
+// reads its own 0 as the default), and the judge's safety on unless turned
+// off.
 func TestSolveShapingReachesSolver(t *testing.T) {
 	for _, tt := range []struct {
 		params             string
 		discount, fpuReduc float64
 		safety             bool
+		proofBonus         float64
 	}{
-		{"{}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true},
-		{"{depth_discount: 0.75, fpu_reduction: 0.5}", 0.75, 0.5, true},
-		{"{depth_discount: 1, fpu_reduction: 0, safety: false}", 1, 0, false},
+		{"{}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true, evaluate.DefaultProofBonus},
+		{"{depth_discount: 0.75, fpu_reduction: 0.5, proof_bonus: 0.2}", 0.75, 0.5, true, 0.2},
+		{"{depth_discount: 1, fpu_reduction: 0, safety: false, proof_bonus: 0}", 1, 0, false, 0},
 	} {
 		cfg, err := stageSolveConfig(t, tt.params)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.params, err)
 		}
 		o := cfg.SolverOptions()
-		if o.DepthDiscount != tt.discount || o.FPUReduction != tt.fpuReduc || o.Safety != tt.safety {
-			t.Errorf("%s: solver gets depth discount %v, FPU reduction %v and safety %v, want %v, %v and %v",
-				tt.params, o.DepthDiscount, o.FPUReduction, o.Safety, tt.discount, tt.fpuReduc, tt.safety)
+		if o.DepthDiscount != tt.discount || o.FPUReduction != tt.fpuReduc || o.Safety != tt.safety || o.ProofBonus != tt.proofBonus {
+			t.Errorf("%s: solver gets depth discount %v, FPU reduction %v, safety %v and proof bonus %v, want %v, %v, %v and %v",
+				tt.params, o.DepthDiscount, o.FPUReduction, o.Safety, o.ProofBonus, tt.discount, tt.fpuReduc, tt.safety, tt.proofBonus)
 		}
 	}
 }
