@@ -155,6 +155,18 @@ type SolveConfig struct {
 	MaxMemory int64
 }
 
+// orDefault reads a setting whose zero value means its default and whose
+// negative value means none (0 to the solver): FPUReduction, ProofBonus.
+func orDefault(v, def float64) float64 {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
 // withDefaults fills the zero values in.
 func (c SolveConfig) withDefaults() SolveConfig {
 	if c.Algo == "" {
@@ -172,18 +184,8 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.DepthDiscount == 0 {
 		c.DepthDiscount = DefaultDepthDiscount
 	}
-	switch {
-	case c.FPUReduction == 0:
-		c.FPUReduction = DefaultFPUReduction
-	case c.FPUReduction < 0:
-		c.FPUReduction = 0
-	}
-	switch {
-	case c.ProofBonus == 0:
-		c.ProofBonus = DefaultProofBonus
-	case c.ProofBonus < 0:
-		c.ProofBonus = 0
-	}
+	c.FPUReduction = orDefault(c.FPUReduction, DefaultFPUReduction)
+	c.ProofBonus = orDefault(c.ProofBonus, DefaultProofBonus)
 	if c.NetMix == "" {
 		c.NetMix = NetBoth
 	}

@@ -46,18 +46,15 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 
 // searchSettings writes the settings that order a search of form algo, and
 // the judge's safety, as the solve params spell them: a result's record
-// of how it was reached, and what tells a portfolio's members apart (a
-// DepthDiscount of 0 searches as 1, none).
+// of how it was reached, and what tells a portfolio's members apart. o's
+// DepthDiscount is the one it searches with, as SolveConfig.withDefaults
+// and rzs.PortfolioMembers give it (1 for none).
 func searchSettings(algo string, o rzs.Options) string {
 	s := fmt.Sprintf("safety=%t", o.Safety)
 	if algo != AlgoMCTS {
 		return s
 	}
-	d := o.DepthDiscount
-	if d <= 0 || d > 1 {
-		d = 1
-	}
-	s = fmt.Sprintf("depth_discount=%g fpu_reduction=%g %s", d, o.FPUReduction, s)
+	s = fmt.Sprintf("depth_discount=%g fpu_reduction=%g %s", o.DepthDiscount, o.FPUReduction, s)
 	if o.ProofBonus > 0 {
 		s += fmt.Sprintf(" proof_bonus=%g", o.ProofBonus)
 	}

@@ -41,6 +41,7 @@ type memTree struct {
 	// proofBonus (Options.ProofBonus) adds to a living move's score
 	// proofBonus × (fewest killer moves left at a sibling / left at it).
 	proofBonus float64
+	left       []int32 // movesLeft's counts for the node being selected
 	// selected is the record searchTree.SelectChild chose last: the search
 	// plays its move next, and the solver's path records it (see playPath).
 	selected int32
@@ -266,13 +267,14 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, &c))
 	}
 	t.scratch = t.moves(&c, t.scratch[:0])
-	rmin := 0
+	fewest := 0
 	if skip.or && t.proofBonus > 0 {
-		rmin = t.fewestRemaining(id, skip)
+		fewest = t.movesLeft(id, skip)
 	}
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
 	r := parent.firstRec
+	visited := 0 // visited children met so far: the index into t.left
 	for i, m := range t.scratch {
 		var rn *memNode
 		cur := int32(0)
@@ -280,6 +282,7 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 			cur = r
 			rn = t.node(r)
 			r = rn.nextSib
+			visited++
 		}
 		if skip.skip(m, cur) {
 			continue
@@ -288,10 +291,8 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		if rn != nil {
 			visits, q := t.stats(rn, cur, fpu)
 			score = q + cexp*float64(c.priorOf(i))/float64(1+visits)
-			if rmin > 0 {
-				if r, ok := skip.remaining(cur); ok {
-					score += t.proofBonus * float64(rmin) / float64(r)
-				}
+			if fewest > 0 && t.left[visited-1] > 0 {
+				score += t.proofBonus * float64(fewest) / float64(t.left[visited-1])
 			}
 		} else {
 			score = fpu + cexp*float64(c.priorOf(i))/float64(1)
@@ -306,12 +307,17 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 	return best, t.scratch[best], bestRec, true
 }
 
-// fewestRemaining is the fewest killer moves left to refute at any visited,
-// unproven AND child of id (0: none known).
-func (t *memTree) fewestRemaining(id int32, skip skipper) int {
+// movesLeft fills t.left, in child order, with the killer moves left to
+// refute at each visited child of id (skipper.remaining; 0 where not
+// known), so that selection reads each once, and returns the fewest of
+// them (0: none known).
+func (t *memTree) movesLeft(id int32, skip skipper) int {
+	t.left = t.left[:0]
 	least := 0
 	for r := t.node(id).firstRec; r != 0; r = t.node(r).nextSib {
-		if n, ok := skip.remaining(r); ok && (least == 0 || n < least) {
+		n, _ := skip.remaining(r)
+		t.left = append(t.left, int32(n))
+		if n > 0 && (least == 0 || n < least) {
 			least = n
 		}
 	}

@@ -78,10 +78,7 @@ func handBuiltRoot(t *testing.T) (*mcSolver, []game.Point) {
 			tr.node(c).flags |= flagExpanded
 			if i == 1 {
 				a := s.and.alloc()
-				st := newAndState(pointSetOf(empty[:5]))
-				st.mustPass = false
-				st.mustPlay = pointSetOf(empty[3:5])
-				*s.and.at(a) = st
+				*s.and.at(a) = andState{mustPlay: pointSetOf(empty[3:5])} // the pass and 3 moves refuted
 				tr.node(c).aux = a
 			}
 		}

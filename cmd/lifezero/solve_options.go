@@ -49,6 +49,19 @@ type solveOptions struct {
 	MaxMemory       string  `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
 
+// offAtZero turns a param where 0 means off into SolveConfig's spelling,
+// where 0 is the default and a negative value off; a negative param is
+// refused.
+func offAtZero(key string, v float64) (float64, error) {
+	switch {
+	case v < 0:
+		return v, &pipelines.ParamError{Key: key, Msg: fmt.Sprintf("%v: must not be negative (0 turns it off)", v)}
+	case v == 0:
+		return -1, nil
+	}
+	return v, nil
+}
+
 // defaultSolveOptions are the defaults of both the stage and the command.
 func defaultSolveOptions() solveOptions {
 	return solveOptions{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
@@ -79,17 +92,12 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	if o.DepthDiscount == 0 {
 		return cfg, &pipelines.ParamError{Key: "depth_discount", Msg: "0: want a factor in (0, 1]; 1 turns the discount off"}
 	}
-	switch {
-	case o.FPUReduction < 0:
-		return cfg, &pipelines.ParamError{Key: "fpu_reduction", Msg: fmt.Sprintf("%v: must not be negative (0 turns it off)", o.FPUReduction)}
-	case o.FPUReduction == 0:
-		cfg.FPUReduction = -1 // off: SolveConfig reads 0 as its default
+	var err error
+	if cfg.FPUReduction, err = offAtZero("fpu_reduction", o.FPUReduction); err != nil {
+		return cfg, err
 	}
-	switch {
-	case o.ProofBonus < 0:
-		return cfg, &pipelines.ParamError{Key: "proof_bonus", Msg: fmt.Sprintf("%v: must not be negative (0 turns it off)", o.ProofBonus)}
-	case o.ProofBonus == 0:
-		cfg.ProofBonus = -1 // off: SolveConfig reads 0 as its default
+	if cfg.ProofBonus, err = offAtZero("proof_bonus", o.ProofBonus); err != nil {
+		return cfg, err
 	}
 	if o.Workers <= 0 {
 		return cfg, &pipelines.ParamError{Key: "workers", Msg: fmt.Sprintf("%d: must be positive", o.Workers)}
