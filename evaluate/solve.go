@@ -155,17 +155,22 @@ type SolveConfig struct {
 	MaxMemory int64
 }
 
-// orDefault reads a setting whose zero value means its default and whose
-// negative value means none (0 to the solver): FPUReduction, ProofBonus.
+// orDefault fills in a setting whose zero value means its default and
+// whose negative value means none: FPUReduction, ProofBonus. A negative
+// value stays negative, so that filling the defaults in twice (a config
+// that SolveProblems has filled in reaches SolveRowOf, which fills it in
+// again) cannot turn a setting the user turned off back on; options gives
+// the solver 0 for it (offToZero).
 func orDefault(v, def float64) float64 {
-	switch {
-	case v == 0:
+	if v == 0 {
 		return def
-	case v < 0:
-		return 0
 	}
 	return v
 }
+
+// offToZero is the solver's value of a setting orDefault filled in: 0
+// for none.
+func offToZero(v float64) float64 { return max(v, 0) }
 
 // withDefaults fills the zero values in.
 func (c SolveConfig) withDefaults() SolveConfig {
@@ -342,8 +347,8 @@ func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().optio
 
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
-		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: c.FPUReduction,
-		Safety: !c.NoSafety, ProofBonus: c.ProofBonus}
+		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: offToZero(c.FPUReduction),
+		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus)}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}

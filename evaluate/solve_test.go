@@ -109,6 +109,37 @@ func TestSolveProblems(t *testing.T) {
 	}
 }
 
+// TestSolveRowRecordsSearch checks that a row names the settings the
+// search ran with, a setting turned off included: SolveProblems fills the
+// defaults in and SolveRowOf fills them in again, and "off" must survive
+// both.
+func TestSolveRowRecordsSearch(t *testing.T) {
+	tasks := solveTestTasks(t)[:1]
+	for _, tt := range []struct {
+		cfg  SolveConfig
+		want string
+	}{
+		{SolveConfig{}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
+		{SolveConfig{FPUReduction: -1, ProofBonus: -1}, "depth_discount=0.9 fpu_reduction=0 safety=true"},
+		{SolveConfig{FPUReduction: 0.5, ProofBonus: 0.2, DepthDiscount: 1, NoSafety: true}, "depth_discount=1 fpu_reduction=0.5 safety=false proof_bonus=0.2"},
+		{SolveConfig{Algo: AlgoDFPN, FPUReduction: -1}, "safety=true"},
+	} {
+		tt.cfg.Budget = 200
+		if o := tt.cfg.SolverOptions(); (tt.cfg.FPUReduction < 0 && o.FPUReduction != 0) || (tt.cfg.ProofBonus < 0 && o.ProofBonus != 0) {
+			t.Errorf("%+v: the solver gets fpu reduction %v, proof bonus %v, want them off", tt.cfg, o.FPUReduction, o.ProofBonus)
+		}
+		err := SolveProblems(context.Background(), tasks, tt.cfg, func(s Solved) error {
+			if s.Row.Search != tt.want {
+				t.Errorf("%+v: search %q, want %q", tt.cfg, s.Row.Search, tt.want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func cmp(s, def string) string {
 	if s == "" {
 		return def
