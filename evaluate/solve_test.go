@@ -197,8 +197,10 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, Algo: AlgoDFPN}, "portfolio"},
 		{SolveConfig{Portfolio: 2, Threads: 3}, "threads"},
 		{SolveConfig{Portfolio: 2, Batch: 4}, "batch"},
-		{SolveConfig{Portfolio: 5}, "portfolio"},
-		{SolveConfig{Portfolio: 3, FPUReduction: -1}, "portfolio"}, // two distinct orders only
+		{SolveConfig{Portfolio: 5}, ""},
+		{SolveConfig{Portfolio: 6}, "portfolio"},
+		{SolveConfig{Portfolio: 5, FPUReduction: -1}, "portfolio"},                                   // four distinct searches only
+		{SolveConfig{Portfolio: 3, FPUReduction: -1, NoSafety: true, DepthDiscount: 1}, "portfolio"}, // two only
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError

@@ -66,36 +66,56 @@ func SolvePortfolio(ctx context.Context, pr *game.Problem, members []Options) (R
 
 // PortfolioMembers returns the options of a portfolio of n members.
 // Member 0 is base itself, so that a portfolio proves at least what base
-// proves alone in its time; the others change only what orders the search,
-// in this order: the first-play-urgency reduction off, the depth discount
-// off, both off. A change that leaves the order as base's (a setting that
-// is off already) is skipped, and it is an error to ask for more members
-// than there are distinct orders: two members searching alike would do the
-// same work twice. The members' DepthDiscount is the one they search with
-// (effectiveDiscount), so that members that search alike compare equal.
+// proves alone in its time; the others change how the search is ordered
+// and judged, in this order: the first-play-urgency reduction off; the
+// reduction, Safety and the proof bonus off; the depth discount off; all
+// four off. Safety is a judge, not an order: without it a member sees less
+// life at a leaf but searches faster, and its proofs are others, as sound.
+// Member 2, the plainest search short of dropping the discount, proves
+// what neither of the first two does (docs/results/tsumego.md, session
+// 17: as the second member under the papers' protocol it proves cho19-dev
+// 017 and 047, which the first two do not, but loses 019 on cho19-dev and
+// 17 and 20 on killall7x7, which member 1 proves); it comes third so that
+// a portfolio of two is the pair that proves the most on both sets, and a
+// machine with more cores adds it.
+// A change that leaves the search as base's or as an earlier member's (a
+// setting that is off already) is skipped, and it is an error to ask for
+// more members than there are distinct searches: two members searching
+// alike would do the same work twice. The members' DepthDiscount is the
+// one they search with (effectiveDiscount), so that members that search
+// alike compare equal.
 func PortfolioMembers(base Options, n int) ([]Options, error) {
 	base.DepthDiscount = effectiveDiscount(base.DepthDiscount)
 	var distinct []Options
-	for _, off := range []struct{ fpu, discount bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+	for _, off := range []struct{ fpu, safety, discount, bonus bool }{
+		{}, {fpu: true}, {fpu: true, safety: true, bonus: true}, {discount: true}, {true, true, true, true},
+	} {
 		o := base
 		if off.fpu {
 			o.FPUReduction = 0
 		}
+		if off.safety {
+			o.Safety = false
+		}
 		if off.discount {
 			o.DepthDiscount = 1
 		}
+		if off.bonus {
+			o.ProofBonus = 0
+		}
 		if !slices.ContainsFunc(distinct, func(x Options) bool {
-			return x.DepthDiscount == o.DepthDiscount && x.FPUReduction == o.FPUReduction
+			return x.DepthDiscount == o.DepthDiscount && x.FPUReduction == o.FPUReduction &&
+				x.Safety == o.Safety && x.ProofBonus == o.ProofBonus
 		}) {
 			distinct = append(distinct, o)
 		}
 	}
 	if n > len(distinct) {
-		return nil, fmt.Errorf("%d: these settings give only %d distinct search orders (the members turn the fpu reduction and the depth discount off, and a setting already off cannot vary)", n, len(distinct))
+		return nil, fmt.Errorf("%d: these settings give only %d distinct searches (the members turn the fpu reduction, safety, the depth discount and the proof bonus off, and a setting already off cannot vary)", n, len(distinct))
 	}
 	return distinct[:n], nil
 }
 
 // MaxPortfolio is the most members PortfolioMembers gives: the settings
-// as given and three changes of them.
-const MaxPortfolio = 4
+// as given and four changes of them.
+const MaxPortfolio = 5

@@ -23,21 +23,28 @@ func solvePortfolioOf(n int) func(context.Context, *game.Problem, Options) Resul
 }
 
 func TestPortfolioMembers(t *testing.T) {
-	on := Options{DepthDiscount: 0.9, FPUReduction: 0.3}
-	type order struct{ discount, fpu float64 }
+	on := Options{DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}
+	type member struct {
+		discount, fpu float64
+		safety        bool
+		bonus         float64
+	}
 	for _, c := range []struct {
 		name    string
 		base    Options
 		n       int
-		want    []order
+		want    []member
 		wantErr string
 	}{
-		{"both on", on, 4, []order{{0.9, 0.3}, {0.9, 0}, {1, 0.3}, {1, 0}}, ""},
-		{"two of both on", on, 2, []order{{0.9, 0.3}, {0.9, 0}}, ""},
-		{"fpu off", Options{DepthDiscount: 0.9}, 2, []order{{0.9, 0}, {1, 0}}, ""},
-		{"discount off as 0", Options{FPUReduction: 0.3}, 2, []order{{0, 0.3}, {0, 0}}, ""},
-		{"fpu off, too many", Options{DepthDiscount: 0.9}, 3, nil, "3: these settings give only 2"},
-		{"both off", Options{DepthDiscount: 1}, 2, nil, "2: these settings give only 1"},
+		{"all on", on, 5, []member{{0.9, 0.3, true, 0.1}, {0.9, 0, true, 0.1}, {0.9, 0, false, 0}, {1, 0.3, true, 0.1}, {1, 0, false, 0}}, ""},
+		{"two of all on", on, 2, []member{{0.9, 0.3, true, 0.1}, {0.9, 0, true, 0.1}}, ""},
+		{"safety off", Options{DepthDiscount: 0.9, FPUReduction: 0.3}, 4, []member{{0.9, 0.3, false, 0}, {0.9, 0, false, 0}, {1, 0.3, false, 0}, {1, 0, false, 0}}, ""},
+		{"fpu off", Options{DepthDiscount: 0.9, Safety: true}, 4, []member{{0.9, 0, true, 0}, {0.9, 0, false, 0}, {1, 0, true, 0}, {1, 0, false, 0}}, ""},
+		{"bonus off", Options{DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}, 5, []member{{0.9, 0.3, true, 0}, {0.9, 0, true, 0}, {0.9, 0, false, 0}, {1, 0.3, true, 0}, {1, 0, false, 0}}, ""},
+		{"discount off as 0", Options{FPUReduction: 0.3}, 2, []member{{0, 0.3, false, 0}, {0, 0, false, 0}}, ""},
+		{"fpu off, too many", Options{DepthDiscount: 0.9, Safety: true}, 5, nil, "5: these settings give only 4"},
+		{"fpu and safety off", Options{DepthDiscount: 0.9}, 3, nil, "3: these settings give only 2"},
+		{"all off", Options{DepthDiscount: 1}, 2, nil, "2: these settings give only 1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := PortfolioMembers(c.base, c.n)
@@ -54,8 +61,9 @@ func TestPortfolioMembers(t *testing.T) {
 				t.Fatalf("%d members, want %d", len(got), len(c.want))
 			}
 			for k, o := range got {
-				if w := c.want[k]; effectiveDiscount(o.DepthDiscount) != effectiveDiscount(w.discount) || o.FPUReduction != w.fpu {
-					t.Errorf("member %d: discount %v fpu %v, want %v %v", k, o.DepthDiscount, o.FPUReduction, w.discount, w.fpu)
+				if w := c.want[k]; effectiveDiscount(o.DepthDiscount) != effectiveDiscount(w.discount) || o.FPUReduction != w.fpu ||
+					o.Safety != w.safety || o.ProofBonus != w.bonus {
+					t.Errorf("member %d: discount %v fpu %v safety %v bonus %v, want %+v", k, o.DepthDiscount, o.FPUReduction, o.Safety, o.ProofBonus, w)
 				}
 			}
 		})
@@ -70,7 +78,7 @@ func TestPortfolioMembers(t *testing.T) {
 // proves alone within the budget.
 func TestPortfolioIsItsMembers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	base := Options{Budget: 3000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3}
+	base := Options{Budget: 3000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}
 	members, err := PortfolioMembers(base, MaxPortfolio)
 	if err != nil {
 		t.Fatal(err)

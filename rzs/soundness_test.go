@@ -53,7 +53,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-mixed", Solve, Options{Budget: 200000, Evaluator: Mixed{Base: LDB(), Other: Heuristic{}, Priors: true, Value: true}}},
 			{"mcts-ldb-batch8", Solve, Options{Budget: 200000, Evaluator: batched, Batch: 8}},
 			{"mcts-ldb-discount-fpu", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.5, FPUReduction: 0.5}},
-			{"mcts-portfolio", solvePortfolioOf(MaxPortfolio), Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}},
+			{"mcts-portfolio", solvePortfolioOf(MaxPortfolio), Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}},
 			{"mcts-ldb-safety", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}},
 			{"dfs-safety", SolveDFS, Options{Budget: 200000, Safety: true}},
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},

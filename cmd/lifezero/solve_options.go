@@ -34,7 +34,7 @@ type solveOptions struct {
 	Timeout         string  `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
 	Workers         int     `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
 	Threads         int     `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
-	Portfolio       int     `yaml:"portfolio" json:",omitempty" help:"searches of each problem run at once, each its own tree and search order (the settings as given, then fpu_reduction off, depth_discount off, both off; at most 4), the threads split evenly among them; the first proof stops the rest (mcts form; 0 or 1: one search)"`
+	Portfolio       int     `yaml:"portfolio" json:",omitempty" help:"searches of each problem run at once, each its own tree and search order (the settings as given, then fpu_reduction off, fpu_reduction, safety and proof_bonus off, depth_discount off, all four off; at most 5), the threads split evenly among them; the first proof stops the rest (mcts form; 0 or 1: one search)"`
 	Batch           int     `yaml:"batch" json:",omitempty" help:"leaves the mcts form's one thread evaluates at once under virtual loss (0 or 1: one); a network (--net, alone or with --net-with) evaluates them in one forward pass"`
 	RZT             string  `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
 	RZTNoTimestamps bool    `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
