@@ -16,14 +16,17 @@ import (
 // result and index, or, when none proves it, member 0's result and -1.
 //
 // This is portfolio parallelism, as SAT and CSP solvers use it: the members
-// share nothing, so there is no lock and each member's search is exactly
-// the one it would run alone, and they differ in how they order the search
+// share nothing (unless given one LockedTable, below), so there is no lock
+// and each member's search is exactly the one it would run alone, and they differ in how they order the search
 // (the settings that only order it, such as FPUReduction or DepthDiscount),
 // so that one may find the proof another's order misses. Every member is
 // sound, so the first proof is a proof; two members cannot prove opposite
 // results. The result counts every member's nodes (the work done), and its
 // Seconds is the wall time until the proof or the last member's stop. A
-// member's Table must be its own: tables are not safe for concurrent use.
+// member's Table must be its own, since tables are not safe for
+// concurrent use, or one LockedTable that all members share: then a win
+// one member stores proves the same pattern in the others' trees, and
+// each member's search depends on the others' timing.
 // The members' Evaluators are called from their goroutines at once and
 // must allow it, as with Threads.
 func SolvePortfolio(ctx context.Context, pr *game.Problem, members []Options) (Result, int) {

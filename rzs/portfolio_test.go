@@ -22,6 +22,15 @@ func solvePortfolioOf(n int) func(context.Context, *game.Problem, Options) Resul
 	}
 }
 
+// solvePortfolioShared is solvePortfolioOf with one tree pattern table
+// the members share through a LockedTable.
+func solvePortfolioShared(n int) func(context.Context, *game.Problem, Options) Result {
+	return func(ctx context.Context, pr *game.Problem, o Options) Result {
+		o.Table = NewLockedTable(NewTreeTable(pr, TableOptions{}), false)
+		return solvePortfolioOf(n)(ctx, pr, o)
+	}
+}
+
 func TestPortfolioMembers(t *testing.T) {
 	on := Options{DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}
 	type member struct {

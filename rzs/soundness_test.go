@@ -20,8 +20,8 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [20]int
-	var took [20]time.Duration
+	var wins, spent [24]int
+	var took [24]time.Duration
 	batched := &batchRecorder{Evaluator: LDB()}
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
@@ -54,6 +54,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"mcts-ldb-batch8", Solve, Options{Budget: 200000, Evaluator: batched, Batch: 8}},
 			{"mcts-ldb-discount-fpu", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.5, FPUReduction: 0.5}},
 			{"mcts-portfolio", solvePortfolioOf(MaxPortfolio), Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}},
+			{"mcts-portfolio-shared-rzt", solvePortfolioShared(MaxPortfolio), Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}},
 			{"mcts-ldb-safety", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}},
 			{"dfs-safety", SolveDFS, Options{Budget: 200000, Safety: true}},
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},
