@@ -130,6 +130,11 @@ type SolveConfig struct {
 	// split evenly among them (0 Threads: one each); the first proof
 	// stops the others. The mcts form only; 0 means 1, no portfolio.
 	Portfolio int
+	// PortfolioShare gives a portfolio's members one pattern table
+	// (rzs.LockedTable) instead of one each, so that a win one member
+	// proves and stores proves the same pattern in the others' trees.
+	// The members' results then depend on their timing.
+	PortfolioShare bool
 	// Batch is how many leaves the mcts form's one thread hands its
 	// evaluator at once (rzs.Options.Batch; a network evaluates them in
 	// one forward pass); 0 means 1.
@@ -324,6 +329,10 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: only the mcts form runs a portfolio", c.Portfolio)}
 	case c.Portfolio > 1 && c.Threads > 0 && c.Threads%c.Portfolio != 0:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: a portfolio of %d splits the threads evenly among its members; want a multiple of %d", c.Threads, c.Portfolio, c.Portfolio)}
+	case c.PortfolioShare && c.Portfolio < 2:
+		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
+	case c.PortfolioShare && c.RZT == RZTNone:
+		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
 	case c.Portfolio > 1 && c.Batch > 1:
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: a portfolio's members evaluate one leaf at a time", c.Batch)}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
@@ -380,6 +389,7 @@ type patternTable interface {
 	rzs.PatternTable
 	rztstore.Table
 	Stats() rzs.TableStats
+	Len() int
 }
 
 // newTable builds the problem's pattern table and preloads the saved

@@ -10,7 +10,8 @@ import (
 
 // solvePortfolio solves pr with cfg.Portfolio searches at once
 // (rzs.SolvePortfolio). Each member has its own pattern table (table, when
-// not nil, is member 0's; the others are built as it was), its share of
+// not nil, is member 0's; the others are built as it was) or, with
+// PortfolioShare, all share table through a lock; each has its share of
 // the threads and of the memory bound (a conservative split: each member's
 // check also counts the Go heap, which all members share). It returns the
 // result, the pattern table of the member whose result it is, and that
@@ -26,9 +27,13 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 		return rzs.Result{}, nil, "", fmt.Errorf("portfolio: %w", err)
 	}
 	tables := make([]patternTable, len(members))
+	shared := c.PortfolioShare && table != nil
+	if shared {
+		table = sharedTable{rzs.NewLockedTable(table, c.RZTNoTimestamps)}
+	}
 	for k := range members {
 		t := table
-		if k > 0 && table != nil {
+		if k > 0 && table != nil && !shared {
 			if t, err = c.newTable(ctx, pr); err != nil {
 				return rzs.Result{}, nil, "", err
 			}
@@ -59,4 +64,15 @@ func searchSettings(algo string, o rzs.Options) string {
 		s += fmt.Sprintf(" proof_bonus=%g", o.ProofBonus)
 	}
 	return s
+}
+
+// sharedTable is a pattern table the portfolio's members share.
+type sharedTable struct {
+	*rzs.LockedTable[patternTable]
+}
+
+func (s sharedTable) PatternKey() rzs.PatternKey          { return s.Table.PatternKey() }
+func (s sharedTable) ExportPatterns() []rzs.PatternRecord { return s.Table.ExportPatterns() }
+func (s sharedTable) ImportPatterns(recs []rzs.PatternRecord) error {
+	return s.Table.ImportPatterns(recs)
 }

@@ -199,6 +199,9 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, Batch: 4}, "batch"},
 		{SolveConfig{Portfolio: 5}, ""},
 		{SolveConfig{Portfolio: 6}, "portfolio"},
+		{SolveConfig{Portfolio: 2, PortfolioShare: true}, ""},
+		{SolveConfig{PortfolioShare: true}, "portfolio_share"},
+		{SolveConfig{Portfolio: 2, PortfolioShare: true, RZT: RZTNone}, "portfolio_share"},
 		{SolveConfig{Portfolio: 5, FPUReduction: -1}, "portfolio"},                                   // four distinct searches only
 		{SolveConfig{Portfolio: 3, FPUReduction: -1, NoSafety: true, DepthDiscount: 1}, "portfolio"}, // two only
 	} {

@@ -46,6 +46,7 @@ func TestSolveFlagsAndParamsAgree(t *testing.T) {
 		{"search shaping", []string{"--depth-discount", "0.8", "--fpu-reduction", "0.5"}, "{depth_discount: 0.8, fpu_reduction: 0.5}"},
 		{"search shaping off", []string{"--depth-discount", "1", "--fpu-reduction", "0"}, "{depth_discount: 1, fpu_reduction: 0}"},
 		{"portfolio", []string{"--portfolio", "2", "--threads", "2"}, "{portfolio: 2, threads: 2}"},
+		{"portfolio sharing its table", []string{"--portfolio", "2", "--portfolio-share"}, "{portfolio: 2, portfolio_share: true}"},
 		{"safety off", []string{"--no-safety"}, "{safety: false}"},
 		{"proof bonus", []string{"--proof-bonus", "0.25"}, "{proof_bonus: 0.25}"},
 		{"proof bonus off", []string{"--proof-bonus", "0"}, "{proof_bonus: 0}"},
