@@ -386,10 +386,8 @@ const (
 
 // patternTable is what solveOne needs of an RZ pattern table.
 type patternTable interface {
-	rzs.PatternTable
+	rzs.SizedTable
 	rztstore.Table
-	Stats() rzs.TableStats
-	Len() int
 }
 
 // newTable builds the problem's pattern table and preloads the saved

@@ -29,7 +29,7 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 	tables := make([]patternTable, len(members))
 	shared := c.PortfolioShare && table != nil
 	if shared {
-		table = sharedTable{rzs.NewLockedTable(table, c.RZTNoTimestamps)}
+		table = sharedTable{rzs.NewLockedTable(table)}
 	}
 	for k := range members {
 		t := table

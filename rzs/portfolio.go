@@ -16,10 +16,11 @@ import (
 // result and index, or, when none proves it, member 0's result and -1.
 //
 // This is portfolio parallelism, as SAT and CSP solvers use it: the members
-// share nothing (unless given one LockedTable, below), so there is no lock
-// and each member's search is exactly the one it would run alone, and they differ in how they order the search
-// (the settings that only order it, such as FPUReduction or DepthDiscount),
-// so that one may find the proof another's order misses. Every member is
+// share nothing (unless given one LockedTable, below), so there is no
+// lock and each member's search is exactly the one it would run alone,
+// and they differ in how they order the search (the settings that only
+// order it, such as FPUReduction or DepthDiscount), so that one may find
+// the proof another's order misses. Every member is
 // sound, so the first proof is a proof; two members cannot prove opposite
 // results. The result counts every member's nodes (the work done), and its
 // Seconds is the wall time until the proof or the last member's stop. A

@@ -26,7 +26,7 @@ func solvePortfolioOf(n int) func(context.Context, *game.Problem, Options) Resul
 // the members share through a LockedTable.
 func solvePortfolioShared(n int) func(context.Context, *game.Problem, Options) Result {
 	return func(ctx context.Context, pr *game.Problem, o Options) Result {
-		o.Table = NewLockedTable(NewTreeTable(pr, TableOptions{}), false)
+		o.Table = NewLockedTable(NewTreeTable(pr, TableOptions{}))
 		return solvePortfolioOf(n)(ctx, pr, o)
 	}
 }

@@ -162,6 +162,9 @@ func nextRebuildAfter(n int) int {
 // Len returns the number of entries.
 func (s *patternStore) Len() int { return len(s.entries) }
 
+// Options returns the settings the table was made with.
+func (s *patternStore) Options() TableOptions { return s.opts }
+
 // Lookup implements PatternTable: the first entry found that matches pos
 // (newest first in the list; in tree order in the tree), under the
 // identity and then, with Symmetric, under the problem's other symmetries.

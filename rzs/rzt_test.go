@@ -37,7 +37,7 @@ func newTR(pr *game.Problem, o TableOptions) rztTable { return NewTreeTable(pr, 
 // LockedTable answers without the table must count and answer as the
 // table's own.
 func newLockedTR(pr *game.Problem, o TableOptions) rztTable {
-	return NewLockedTable(NewTreeTable(pr, o), o.NoTimestamps)
+	return NewLockedTable(NewTreeTable(pr, o))
 }
 
 // killAllProblem returns game.KillAll's problem: the empty board of the

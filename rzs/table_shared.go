@@ -31,17 +31,18 @@ type LockedTable[T SizedTable] struct {
 
 // SizedTable is a pattern table that counts its entries, as the tables'
 // clocks do (a lookup at a clock of Len() or more has nothing new to
-// see), and its lookups.
+// see, unless the table has no timestamps), and its lookups:
+// TreeTable and LinearTable.
 type SizedTable interface {
 	PatternTable
 	Len() int
 	Stats() TableStats
+	Options() TableOptions
 }
 
-// NewLockedTable wraps t for sharing; noTimestamps must be t's setting
-// (without timestamps every lookup compares every entry).
-func NewLockedTable[T SizedTable](t T, noTimestamps bool) *LockedTable[T] {
-	l := &LockedTable[T]{Table: t, noTimestamps: noTimestamps}
+// NewLockedTable wraps t for sharing.
+func NewLockedTable[T SizedTable](t T) *LockedTable[T] {
+	l := &LockedTable[T]{Table: t, noTimestamps: t.Options().NoTimestamps}
 	l.entries.Store(uint64(t.Len()))
 	return l
 }
@@ -64,6 +65,9 @@ func (l *LockedTable[T]) Insert(pos *game.Position, standing *game.PointSet, zon
 	l.Table.Insert(pos, standing, zone)
 	l.entries.Store(uint64(l.Table.Len()))
 }
+
+// Options implements SizedTable.
+func (l *LockedTable[T]) Options() TableOptions { return l.Table.Options() }
 
 // Len is the number of entries.
 func (l *LockedTable[T]) Len() int { return int(l.entries.Load()) }

@@ -10,12 +10,13 @@ import (
 
 // TestLockedTableShares checks what a portfolio relies on: searches on
 // their own goroutines insert into one LockedTable at once, nothing is
-// lost, and each finds every pattern the others stored, at the clock of
-// its own last lookup. Run it with -race to check the locking.
+// lost, every pattern is found by all, and a lookup at the clock of an
+// earlier miss sees what was stored after it. Run it with -race to check
+// the locking.
 func TestLockedTableShares(t *testing.T) {
 	pr := killAllProblem(t, 7)
 	pool := randomGamePositions(rand.New(rand.NewPCG(5, 6)), pr, 8, 40)
-	shared := NewLockedTable(NewTreeTable(pr, TableOptions{}), false)
+	shared := NewLockedTable(NewTreeTable(pr, TableOptions{}))
 	var none game.PointSet
 	const members = 4
 	var wg sync.WaitGroup
@@ -41,9 +42,9 @@ func TestLockedTableShares(t *testing.T) {
 		}
 	}
 	// A member's clock must not hide what another stores after it: look
-	// a position up (a miss), let another table's owner store it, and
-	// look again at the clock the miss returned.
-	fresh := NewLockedTable(NewTreeTable(pr, TableOptions{}), false)
+	// a position up (a miss), store it as another member would, and look
+	// again at the clock the miss returned.
+	fresh := NewLockedTable(NewTreeTable(pr, TableOptions{}))
 	probe := pool[len(pool)-1]
 	_, ok, clock := fresh.Lookup(probe, &none, 0)
 	fresh.Insert(probe, &none, probe.AllPoints())
