@@ -94,8 +94,9 @@ type SolveConfig struct {
 	RZTNoTimestamps, RZTSymmetric bool
 	// RZTLoad names a directory of saved pattern databases (one dataset
 	// per subdirectory, or the directory itself) preloaded into every
-	// problem's table; entries of other problems are skipped by the
-	// table. RZTSave names a directory where each problem's table is saved
+	// problem's table: those saved under the problem's rules (its
+	// fingerprint: goals, ko rules, region, crucial stones), its own and
+	// other problems' alike, and not the others. RZTSave names a directory where each problem's table is saved
 	// as <id>/, for later runs to preload.
 	RZTLoad, RZTSave string
 	// Net, when set, orders the search in place of Evaluator (the network
@@ -417,10 +418,11 @@ func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTab
 			}
 		}
 	}
-	for _, d := range dirs {
-		if _, _, err := rztstore.Load(ctx, d, t); err != nil {
-			return nil, fmt.Errorf("rzt-load %s: %w", d, err)
-		}
+	// Every database of the problem's rules is loaded, a problem's own
+	// saved table and those of other problems under the same rules alike
+	// (rztstore.LoadAll).
+	if _, err := rztstore.LoadAll(ctx, dirs, t); err != nil {
+		return nil, fmt.Errorf("rzt-load: %w", err)
 	}
 	return t, nil
 }

@@ -108,39 +108,105 @@ func appendPoints(lb *array.ListBuilder, pts []int) {
 // be empty (rzs.ErrTableNotEmpty). A malformed row is an error naming the
 // dataset and row, and leaves the table empty.
 func Load(ctx context.Context, dir string, t Table) (loaded, skipped int, err error) {
+	st, err := LoadAll(ctx, []string{dir}, t)
+	return st.Loaded, st.Skipped, err
+}
+
+// LoadStats counts the rows LoadAll read: loaded into the table, skipped
+// (another problem's rules), and dropped as duplicates of earlier rows.
+type LoadStats struct {
+	Loaded, Skipped, Duplicates int
+}
+
+// LoadAll preloads into t the rows of t's rules from every pattern
+// database of dirs, in the order of dirs and of their rows, as Load does
+// one. Databases saved from other problems under the same rules (the same
+// fingerprint: the random kill-all positions beside the papers' 7x7 set)
+// are valid here for the reason a table's own entries are valid at every
+// position of its search: an entry is a win proven on its zone whatever
+// stands outside it. A row equal to an earlier one (zone, contents, mover,
+// ko and crucial stones) is dropped and counted as duplicate: two searches
+// often prove the same pattern, and a second copy only costs lookups.
+func LoadAll(ctx context.Context, dirs []string, t Table) (LoadStats, error) {
+	var st LoadStats
 	key := t.PatternKey()
-	r, err := datasets.OpenKind(dir, Kind, SchemaVersion)
-	if err != nil {
-		return 0, 0, fmt.Errorf("rztstore: load patterns: %w", err)
-	}
-	defer r.Close()
 	var recs []rzs.PatternRecord
-	var rows []int // the dataset row of each of recs, for errors
-	row := 0
-	for {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
+	var origin []rowOrigin // where each of recs came from, for errors
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		n := len(recs)
+		var rows int
+		var err error
+		if recs, origin, rows, err = readRows(ctx, dir, key, recs, origin); err != nil {
+			return LoadStats{}, err
 		}
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
+		st.Skipped += rows - (len(recs) - n)
+		kept := recs[:n]
+		keptOrigin := origin[:n]
+		for i := n; i < len(recs); i++ {
+			id := recordIdentity(&recs[i])
+			if seen[id] {
+				st.Duplicates++
+				continue
+			}
+			seen[id] = true
+			kept, keptOrigin = append(kept, recs[i]), append(keptOrigin, origin[i])
 		}
-		if err != nil {
-			return 0, 0, fmt.Errorf("rztstore: load patterns from %s: %w", dir, err)
-		}
-		if recs, rows, err = decodeRows(rec, key, row, recs, rows); err != nil {
-			return 0, 0, fmt.Errorf("rztstore: load patterns from %s: %w", dir, err)
-		}
-		row += int(rec.NumRows())
+		recs, origin = kept, keptOrigin
 	}
 	if err := t.ImportPatterns(recs); err != nil {
 		var re *rzs.PatternRecordError
 		if errors.As(err, &re) {
-			return 0, 0, fmt.Errorf("rztstore: load patterns from %s: row %d: %w", dir, rows[re.Index], re.Err)
+			o := origin[re.Index]
+			return LoadStats{}, fmt.Errorf("rztstore: load patterns from %s: row %d: %w", o.dir, o.row, re.Err)
 		}
-		return 0, 0, fmt.Errorf("rztstore: load patterns from %s: %w", dir, err)
+		return LoadStats{}, fmt.Errorf("rztstore: load patterns: %w", err)
 	}
-	return len(recs), row - len(recs), nil
+	st.Loaded = len(recs)
+	return st, nil
+}
+
+// rowOrigin is the dataset and row a loaded record came from.
+type rowOrigin struct {
+	dir string
+	row int
+}
+
+// readRows appends the rows of key's rules in the pattern database in dir
+// to recs, and their origins to origin; rows is the database's row count.
+func readRows(ctx context.Context, dir string, key rzs.PatternKey, recs []rzs.PatternRecord, origin []rowOrigin) (_ []rzs.PatternRecord, _ []rowOrigin, rows int, _ error) {
+	r, err := datasets.OpenKind(dir, Kind, SchemaVersion)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("rztstore: load patterns: %w", err)
+	}
+	defer r.Close()
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return recs, origin, rows, nil
+		}
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("rztstore: load patterns from %s: %w", dir, err)
+		}
+		var at []int
+		n := len(recs)
+		if recs, at, err = decodeRows(rec, key, rows, recs, at); err != nil {
+			return nil, nil, 0, fmt.Errorf("rztstore: load patterns from %s: %w", dir, err)
+		}
+		for k := range recs[n:] {
+			origin = append(origin, rowOrigin{dir: dir, row: at[k]})
+		}
+		rows += int(rec.NumRows())
+	}
+}
+
+// recordIdentity is what makes two records the same entry: everything
+// but the stamp.
+func recordIdentity(r *rzs.PatternRecord) string {
+	return fmt.Sprint(r.ToMove, r.Ko, r.Zone, r.Contents, r.Crucial)
 }
 
 // columns are the decoded columns of a record batch.

@@ -295,3 +295,74 @@ func writePatternRows(t *testing.T, dir string, rows []patternRow) {
 		t.Fatal(err)
 	}
 }
+
+// TestLoadAllMerges loads three databases at once: two saved by searches
+// of different problems under the same rules (one sharing entries with
+// the other) and one of other rules. The table gets the first database's
+// entries, then the second's that are new, in their order; the shared
+// ones are counted as duplicates and the other rules' rows as skipped. A
+// malformed row names its own database and row.
+func TestLoadAllMerges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 19))
+	pr := killAllProblem(t, 7)
+	first := filledTable(t, rng, pr, 30)
+	other := *pr
+	other.ID = "another position, same rules"
+	second := rzs.NewTreeTable(&other, rzs.TableOptions{})
+	recs := first.ExportPatterns()
+	fresh := filledTable(t, rng, pr, 20).ExportPatterns()
+	if err := second.ImportPatterns(append(append([]rzs.PatternRecord{}, recs[:10]...), fresh...)); err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	dirs := []string{filepath.Join(base, "a"), filepath.Join(base, "b"), filepath.Join(base, "c")}
+	for i, tb := range []Table{first, second, filledTable(t, rng, killAllProblem(t, 9), 15)} {
+		if _, err := Save(dirs[i], tb, datasets.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := rzs.NewTreeTable(pr, rzs.TableOptions{})
+	st, err := LoadAll(context.Background(), dirs, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// filledTable may insert one pattern twice; LoadAll keeps it once.
+	want := dedupe(append(recs, fresh...))
+	if st.Loaded != len(want) || st.Loaded+st.Duplicates != 60 || st.Skipped != 15 {
+		t.Errorf("loaded %d, duplicates %d, skipped %d; want %d loaded of 60, 15 skipped", st.Loaded, st.Duplicates, st.Skipped, len(want))
+	}
+	if !reflect.DeepEqual(stampless(got.ExportPatterns()), stampless(want)) {
+		t.Errorf("the merged table's entries are not the two databases' distinct entries in order")
+	}
+	bad := filepath.Join(base, "bad")
+	writePatternRows(t, bad, []patternRow{
+		{fp: "other rules", size: 7, toMove: "B", ko: -1, zone: []int16{0}, contents: "B"},
+		{fp: rzs.ProblemFingerprint(pr), size: 7, toMove: "B", ko: -1, zone: []int16{0, 1, 7}, contents: "BW"},
+	})
+	_, err = LoadAll(context.Background(), []string{dirs[0], bad}, rzs.NewTreeTable(pr, rzs.TableOptions{}))
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "row 1:") {
+		t.Errorf("a malformed row in the second database: %v, want an error naming %s and row 1", err, bad)
+	}
+}
+
+// dedupe keeps the first of records equal but for their stamps.
+func dedupe(recs []rzs.PatternRecord) []rzs.PatternRecord {
+	var out []rzs.PatternRecord
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if id := recordIdentity(&r); !seen[id] {
+			seen[id] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func stampless(recs []rzs.PatternRecord) []rzs.PatternRecord {
+	out := make([]rzs.PatternRecord, len(recs))
+	for i, r := range recs {
+		r.Stamp = 0
+		out[i] = r
+	}
+	return out
+}

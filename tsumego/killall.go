@@ -57,13 +57,9 @@ const KillAllName = "killall-random"
 // caller may still drop any that a measured position contains).
 func KillAllSamples(ctx context.Context, cfg KillAllConfig, progress func(done int)) ([]Problem, ProofStats, error) {
 	cfg.defaults()
-	problems := make([]*game.Problem, cfg.Positions)
-	for i := range problems {
-		pr, err := randomKillAll(ctx, cfg, uint64(i))
-		if err != nil {
-			return nil, ProofStats{}, err
-		}
-		problems[i] = pr
+	problems, err := KillAllPositions(ctx, cfg)
+	if err != nil {
+		return nil, ProofStats{}, err
 	}
 	return proveEach(ctx, len(problems), cfg.Proof.Workers, progress, func(i int) proved {
 		var r proved
@@ -71,6 +67,24 @@ func KillAllSamples(ctx context.Context, cfg KillAllConfig, progress func(done i
 		r.samples = shallowest(r.samples, cfg.Proof.PerProblem)
 		return r
 	})
+}
+
+// KillAllPositions draws the cfg.Positions random kill-all positions that
+// KillAllSamples proves (cfg.Proof.Evaluator draws the moves; nothing is
+// proved here), each a problem of the papers' 7x7 rules with the whole
+// board as region, named KillAllName/i. The i-th position depends only on
+// cfg's seed, sizes and evaluator and on i.
+func KillAllPositions(ctx context.Context, cfg KillAllConfig) ([]*game.Problem, error) {
+	cfg.defaults()
+	problems := make([]*game.Problem, cfg.Positions)
+	for i := range problems {
+		pr, err := randomKillAll(ctx, cfg, uint64(i))
+		if err != nil {
+			return nil, err
+		}
+		problems[i] = pr
+	}
+	return problems, nil
 }
 
 // randomKillAll draws the i-th random position of cfg. A draw decided

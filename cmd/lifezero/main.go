@@ -53,6 +53,7 @@ func commands() []command {
 		{"gtp", "GTP engine on stdin/stdout: " + gtpSynopsis, cmdGtp},
 		{"match", "games between two GTP engines: " + matchSynopsis, cmdMatch},
 		{"tsumego", "life-and-death move knowledge: " + tsumegoSynopsis, cmdTsumego},
+		{"patterns", "relevance-zone pattern databases: " + patternsSynopsis, cmdPatterns},
 		{"worker", "run pipeline stages for Temporal: " + workerSynopsis, cmdWorker},
 		{"version", "print the version", cmdVersion},
 	}

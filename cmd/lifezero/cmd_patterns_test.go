@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lifezero/datasets"
+)
+
+// TestPatternsBuild builds a small pattern database from random kill-all
+// positions, checks that a second run resumes (searches nothing saved
+// before) and that lz solve preloads the database into a problem of the
+// same rules, and refuses bad flags.
+func TestPatternsBuild(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "db")
+	measured := "../../samples/problems/killall7x7"
+	args := []string{"patterns", "build", "--killall", "6", "--seed", "4", "--budget", "300", "--exclude", measured, "--out", out}
+	code, stdout, stderr := lifezero(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "patterns: 6 random kill-all positions (seed 4)") || !strings.Contains(stdout, "saved ") {
+		t.Errorf("output lacks the summary:\n%s", stdout)
+	}
+	saved, err := filepath.Glob(filepath.Join(out, "killall-4-*", datasets.ManifestName))
+	if err != nil || len(saved) == 0 {
+		t.Fatalf("no pattern tables saved in %s (%v)", out, err)
+	}
+	code, stdout, stderr = lifezero(t, args...)
+	if code != 0 || !strings.Contains(stdout, "0 to search") {
+		t.Errorf("rerun: exit %d, want nothing left to search:\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = lifezero(t, "solve", "--json", "--budget", "50", "--rzt-load", out, measured+"/01.json")
+	if code != 0 {
+		t.Fatalf("solve --rzt-load: exit %d: %s", code, stderr)
+	}
+	var row struct {
+		RZT struct{ Preloaded int } `json:"rzt"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &row); err != nil || row.RZT.Preloaded == 0 {
+		t.Errorf("solve with the database preloaded %d patterns (%v):\n%s", row.RZT.Preloaded, err, stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"patterns", "build", "--killall", "3"}, "--out DIR is required"},
+		{[]string{"patterns", "build", "--out", out}, "--killall N"},
+		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--rzt", "none"}, "--rzt none"},
+		{[]string{"patterns"}, "want a subcommand"},
+	} {
+		if code, _, stderr := lifezero(t, c.args...); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
