@@ -413,8 +413,11 @@ func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTab
 		}
 		dirs = dirs[:0]
 		for _, e := range entries {
-			if e.IsDir() {
-				dirs = append(dirs, filepath.Join(c.RZTLoad, e.Name()))
+			// Stat follows a symbolic link, so that a directory of links
+			// to databases saved elsewhere loads them all.
+			d := filepath.Join(c.RZTLoad, e.Name())
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				dirs = append(dirs, d)
 			}
 		}
 	}

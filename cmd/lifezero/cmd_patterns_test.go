@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,15 +33,30 @@ func TestPatternsBuild(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "0 to search") {
 		t.Errorf("rerun: exit %d, want nothing left to search:\n%s%s", code, stdout, stderr)
 	}
-	code, stdout, stderr = lifezero(t, "solve", "--json", "--budget", "50", "--rzt-load", out, measured+"/01.json")
-	if code != 0 {
-		t.Fatalf("solve --rzt-load: exit %d: %s", code, stderr)
+	// A directory of links to databases saved elsewhere loads them too.
+	links := t.TempDir()
+	for _, m := range saved {
+		table := filepath.Dir(m)
+		if err := os.Symlink(table, filepath.Join(links, filepath.Base(table))); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var row struct {
-		RZT struct{ Preloaded int } `json:"rzt"`
+	var preloaded [2]int
+	for i, dir := range []string{out, links} {
+		code, stdout, stderr = lifezero(t, "solve", "--json", "--budget", "50", "--rzt-load", dir, measured+"/01.json")
+		if code != 0 {
+			t.Fatalf("solve --rzt-load %s: exit %d: %s", dir, code, stderr)
+		}
+		var row struct {
+			RZT struct{ Preloaded int } `json:"rzt"`
+		}
+		if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &row); err != nil || row.RZT.Preloaded == 0 {
+			t.Errorf("solve --rzt-load %s preloaded %d patterns (%v):\n%s", dir, row.RZT.Preloaded, err, stdout)
+		}
+		preloaded[i] = row.RZT.Preloaded
 	}
-	if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &row); err != nil || row.RZT.Preloaded == 0 {
-		t.Errorf("solve with the database preloaded %d patterns (%v):\n%s", row.RZT.Preloaded, err, stdout)
+	if preloaded[0] != preloaded[1] {
+		t.Errorf("preloaded %d patterns from the databases, %d through links to them", preloaded[0], preloaded[1])
 	}
 	for _, c := range []struct {
 		args []string

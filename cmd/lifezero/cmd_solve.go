@@ -47,7 +47,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	}
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
 	fs.StringVar(&f.priors, "features-model", "", "reweight the evaluator's move priors by the tsumego feature model in `DIR` (lifezero tsumego train)")
-	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases saved under `DIR`")
+	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases of each problem's rules saved under `DIR` (its subdirectories, or links to them: --rzt-save and patterns build write them)")
 	fs.StringVar(&f.cfg.RZTSave, "rzt-save", "", "save each problem's pattern table to `DIR`/<id>/")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
 	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
