@@ -71,10 +71,6 @@ const DefaultFPUReduction = 0.3
 // (docs/results/tsumego.md, session 16), never from a problem's answer.
 const DefaultProofBonus = 0.1
 
-// DefaultAnswerBonus is the mcts form's sibling-answer prior
-// (rzs.Options.AnswerBonus) when a SolveConfig names none.
-const DefaultAnswerBonus = 0
-
 // DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
 // rzs's default.
 const DefaultSolveBudget = 500000
@@ -159,10 +155,6 @@ type SolveConfig struct {
 	// for the living moves that leave the killer the fewest moves to
 	// refute: negative means none, 0 DefaultProofBonus.
 	ProofBonus float64
-	// AnswerBonus is rzs.Options.AnswerBonus, the prior the mcts form
-	// adds to the replies that refuted the killer's other moves at a
-	// living node's parent: negative means none, 0 DefaultAnswerBonus.
-	AnswerBonus float64
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -205,7 +197,6 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	}
 	c.FPUReduction = orDefault(c.FPUReduction, DefaultFPUReduction)
 	c.ProofBonus = orDefault(c.ProofBonus, DefaultProofBonus)
-	c.AnswerBonus = orDefault(c.AnswerBonus, DefaultAnswerBonus)
 	if c.NetMix == "" {
 		c.NetMix = NetBoth
 	}
@@ -367,8 +358,7 @@ func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().optio
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
 		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: offToZero(c.FPUReduction),
-		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus),
-		AnswerBonus: offToZero(c.AnswerBonus)}
+		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus)}
 	if o.Evaluator == nil {
 		o.Evaluator = rzs.Heuristic{}
 	}

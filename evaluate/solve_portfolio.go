@@ -63,9 +63,6 @@ func searchSettings(algo string, o rzs.Options) string {
 	if o.ProofBonus > 0 {
 		s += fmt.Sprintf(" proof_bonus=%g", o.ProofBonus)
 	}
-	if o.AnswerBonus > 0 {
-		s += fmt.Sprintf(" answer_bonus=%g", o.AnswerBonus)
-	}
 	return s
 }
 

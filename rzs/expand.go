@@ -2,7 +2,6 @@ package rzs
 
 import (
 	"math"
-	"slices"
 
 	"lifezero/game"
 )
@@ -141,67 +140,8 @@ func (s *mcSolver) createChildren(id int32, pos *game.Position, standing *game.P
 		n.status = Loss // the living side has no move left
 		return 0
 	}
-	priors := w.priors
-	if s.opts.AnswerBonus > 0 && pos.ToMove() == s.living {
-		priors = s.withAnswers(id, w.moves, priors)
-	}
-	s.tree.expand(id, pos.ToMove(), w.moves, priors)
+	s.tree.expand(id, pos.ToMove(), w.moves, w.priors)
 	return w.value
-}
-
-// withAnswers returns the priors of a living node's moves with
-// Options.AnswerBonus added to the sibling answers' (siblingAnswers) and
-// normalised again, in a buffer of the solver's: the evaluator's slice is
-// left as it gave it. It returns priors itself when there is no answer
-// among moves.
-func (s *mcSolver) withAnswers(id int32, moves []game.Point, priors []float32) []float32 {
-	s.answers = s.siblingAnswers(id, s.answers[:0])
-	if len(s.answers) == 0 {
-		return priors
-	}
-	s.boosted = append(s.boosted[:0], priors...)
-	var sum float64
-	hit := false
-	for i, m := range moves {
-		if slices.Contains(s.answers, m) {
-			s.boosted[i] += float32(s.opts.AnswerBonus)
-			hit = true
-		}
-		sum += float64(s.boosted[i])
-	}
-	if !hit {
-		return priors
-	}
-	for i := range s.boosted {
-		s.boosted[i] = float32(float64(s.boosted[i]) / sum)
-	}
-	return s.boosted
-}
-
-// siblingAnswers appends to dst, once each, the living side's winning
-// replies at the proven siblings of id: for each other move of the killer
-// at id's parent already refuted in this tree, the move of its first
-// child proven won. A sibling proven without children of its own (by the
-// tables, the judge or safety) has no reply to give.
-func (s *mcSolver) siblingAnswers(id int32, dst []game.Point) []game.Point {
-	parent := s.tree.node(id).parent
-	if parent == 0 {
-		return dst
-	}
-	for r := s.tree.node(parent).firstRec; r != 0; r = s.tree.node(r).nextSib {
-		if r == id || s.status(r) != Win {
-			continue
-		}
-		for c := s.tree.node(r).firstRec; c != 0; c = s.tree.node(c).nextSib {
-			if m := s.tree.node(c).move; s.status(c) == Win {
-				if !slices.Contains(dst, m) {
-					dst = append(dst, m)
-				}
-				break
-			}
-		}
-	}
-	return dst
 }
 
 // newZone stores a won node's zone (all points without zones).

@@ -83,15 +83,6 @@ type Options struct {
 	// far below), a move whose zone leaves the killer 12 tries looks as
 	// good as one that leaves 130. It only orders the search. 0: off.
 	ProofBonus float64
-	// AnswerBonus is the killer heuristic of alpha-beta and df-pn
-	// tsumego solvers in the MCTS form: when a living node is created,
-	// the moves that refuted the killer's other moves at its parent (the
-	// living side's proven winning replies at its proven siblings) get
-	// AnswerBonus more prior before the priors are normalised again. The
-	// vital point that answered one attack usually answers the next, and
-	// the evaluator, which sees one position at a time, cannot know it. It
-	// only orders the search. 0: off.
-	AnswerBonus float64
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -179,9 +170,6 @@ type mcSolver struct {
 	descending *leafPath
 	reqs       []EvalRequest
 	reqWork    []*leafWork
-	// answers and boosted are createChildren's buffers for AnswerBonus.
-	answers []game.Point
-	boosted []float32
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {

@@ -59,7 +59,6 @@ func TestAgreesWithReference(t *testing.T) {
 			{"dfs-safety", SolveDFS, Options{Budget: 200000, Safety: true}},
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},
 			{"mcts-ldb-proofbonus", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true, ProofBonus: 1}},
-			{"mcts-ldb-answerbonus", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true, ProofBonus: 0.1, AnswerBonus: 1}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)

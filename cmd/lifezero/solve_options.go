@@ -46,7 +46,6 @@ type solveOptions struct {
 	DepthDiscount   float64 `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
 	FPUReduction    float64 `yaml:"fpu_reduction" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off)"`
 	ProofBonus      float64 `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
-	AnswerBonus     float64 `yaml:"answer_bonus" help:"the killer heuristic in the mcts form: a living node's moves that refuted the killer's other moves at its parent get this much more prior (0: off)"`
 	Safety          bool    `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	MaxMemory       string  `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
@@ -68,7 +67,7 @@ func offAtZero(key string, v float64) (float64, error) {
 func defaultSolveOptions() solveOptions {
 	return solveOptions{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
 		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String(), DepthDiscount: evaluate.DefaultDepthDiscount, FPUReduction: evaluate.DefaultFPUReduction,
-		ProofBonus: evaluate.DefaultProofBonus, AnswerBonus: evaluate.DefaultAnswerBonus, Safety: true}
+		ProofBonus: evaluate.DefaultProofBonus, Safety: true}
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.
@@ -83,7 +82,7 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
 		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, DepthDiscount: o.DepthDiscount, FPUReduction: o.FPUReduction,
-		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, AnswerBonus: o.AnswerBonus}
+		NoSafety: !o.Safety, ProofBonus: o.ProofBonus}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {
@@ -99,9 +98,6 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 		return cfg, err
 	}
 	if cfg.ProofBonus, err = offAtZero("proof_bonus", o.ProofBonus); err != nil {
-		return cfg, err
-	}
-	if cfg.AnswerBonus, err = offAtZero("answer_bonus", o.AnswerBonus); err != nil {
 		return cfg, err
 	}
 	if o.Workers <= 0 {
