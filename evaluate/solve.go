@@ -93,11 +93,12 @@ type SolveConfig struct {
 	// variants); RZTSymmetric also matches the problem's symmetries.
 	RZTNoTimestamps, RZTSymmetric bool
 	// RZTLoad names a directory of saved pattern databases (one dataset
-	// per subdirectory, or the directory itself) preloaded into every
-	// problem's table: those saved under the problem's rules (its
-	// fingerprint: goals, ko rules, region, crucial stones), its own and
-	// other problems' alike, and not the others. RZTSave names a directory where each problem's table is saved
-	// as <id>/, for later runs to preload.
+	// per subdirectory or link to one, or the directory itself)
+	// preloaded into every problem's table: those saved under the
+	// problem's rules (its fingerprint: goals, ko rules, region, crucial
+	// stones), its own and other problems' alike, and not the others.
+	// RZTSave names a directory where each problem's table is saved as
+	// <id>/, for later runs to preload.
 	RZTLoad, RZTSave string
 	// Net, when set, orders the search in place of Evaluator (the network
 	// evaluator of package neteval; the caller loads it). NetCheck, when
