@@ -61,6 +61,9 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	if f.cfg, err = f.opts.config(); err != nil {
 		return nil, flagError(err)
 	}
+	if f.cfg.Algo != evaluate.AlgoMCTS {
+		return nil, usagef("patterns build: --algo %s: the pattern table is the mcts form's", f.cfg.Algo)
+	}
 	if f.cfg.RZT == evaluate.RZTNone {
 		return nil, usagef("patterns build: --rzt none: the searches must keep a pattern table to save")
 	}

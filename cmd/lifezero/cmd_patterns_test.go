@@ -65,6 +65,7 @@ func TestPatternsBuild(t *testing.T) {
 		{[]string{"patterns", "build", "--killall", "3"}, "--out DIR is required"},
 		{[]string{"patterns", "build", "--out", out}, "--killall N"},
 		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--rzt", "none"}, "--rzt none"},
+		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--algo", "dfs"}, "--algo dfs"},
 		{[]string{"patterns"}, "want a subcommand"},
 	} {
 		if code, _, stderr := lifezero(t, c.args...); code != 2 || !strings.Contains(stderr, c.want) {
