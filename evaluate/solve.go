@@ -395,15 +395,8 @@ type patternTable interface {
 // newTable builds the problem's pattern table and preloads the saved
 // databases, or returns nil when the table is off.
 func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTable, error) {
-	if c.RZT == "" || c.RZT == RZTNone {
-		return nil, nil
-	}
-	opts := rzs.TableOptions{NoTimestamps: c.RZTNoTimestamps, Symmetric: c.RZTSymmetric}
-	var t patternTable = rzs.NewTreeTable(pr, opts)
-	if c.RZT == RZTLinear {
-		t = rzs.NewLinearTable(pr, opts)
-	}
-	if c.RZTLoad == "" {
+	t := c.emptyTable(pr)
+	if t == nil || c.RZTLoad == "" {
 		return t, nil
 	}
 	dirs := []string{c.RZTLoad}
@@ -429,6 +422,19 @@ func (c SolveConfig) newTable(ctx context.Context, pr *game.Problem) (patternTab
 		return nil, fmt.Errorf("rzt-load: %w", err)
 	}
 	return t, nil
+}
+
+// emptyTable builds the problem's pattern table with nothing preloaded,
+// or returns nil when the table is off.
+func (c SolveConfig) emptyTable(pr *game.Problem) patternTable {
+	if c.RZT == "" || c.RZT == RZTNone {
+		return nil
+	}
+	opts := rzs.TableOptions{NoTimestamps: c.RZTNoTimestamps, Symmetric: c.RZTSymmetric}
+	if c.RZT == RZTLinear {
+		return rzs.NewLinearTable(pr, opts)
+	}
+	return rzs.NewTreeTable(pr, opts)
 }
 
 // SolveTask is a problem to solve and the set it belongs to.

@@ -204,9 +204,20 @@ func readRows(ctx context.Context, dir string, key rzs.PatternKey, recs []rzs.Pa
 }
 
 // recordIdentity is what makes two records the same entry: everything
-// but the stamp.
+// but the stamp, as bytes (points and the ko fit in two bytes each; the
+// zone's length comes first, so the fields cannot run into each other).
+// It was fmt.Sprint of the fields, 40% of a database's load time.
 func recordIdentity(r *rzs.PatternRecord) string {
-	return fmt.Sprint(r.ToMove, r.Ko, r.Zone, r.Contents, r.Crucial)
+	b := make([]byte, 0, 5+3*len(r.Zone)+2*len(r.Crucial))
+	b = append(b, byte(r.ToMove), byte(r.Ko+1), byte((r.Ko+1)>>8), byte(len(r.Zone)), byte(len(r.Zone)>>8))
+	for _, p := range r.Zone {
+		b = append(b, byte(p), byte(p>>8))
+	}
+	b = append(b, r.Contents...)
+	for _, p := range r.Crucial {
+		b = append(b, byte(p), byte(p>>8))
+	}
+	return string(b)
 }
 
 // columns are the decoded columns of a record batch.

@@ -25,7 +25,6 @@ const defaultPatternsBudget = 20000
 
 // patternsFlags are the parsed flags of "lifezero patterns build".
 type patternsFlags struct {
-	opts    solveOptions
 	cfg     evaluate.SolveConfig
 	killAll int
 	seed    uint64
@@ -36,9 +35,10 @@ type patternsFlags struct {
 
 func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error) {
 	fs := newFlagSet("patterns build", patternsSynopsis, stderr)
-	f := &patternsFlags{opts: defaultSolveOptions()}
-	f.opts.Budget = defaultPatternsBudget
-	if err := optflags.Bind(fs, &f.opts); err != nil {
+	f := &patternsFlags{}
+	opts := defaultSolveOptions()
+	opts.Budget = defaultPatternsBudget
+	if err := optflags.Bind(fs, &opts); err != nil {
 		return nil, err
 	}
 	fs.IntVar(&f.killAll, "killall", 0, "search `N` random 7x7 kill-all positions (the papers' rules; as tsumego train --killall draws them)")
@@ -58,7 +58,7 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	case f.killAll <= 0:
 		return nil, usagef("patterns build: --killall N: want a positive number of positions")
 	}
-	if f.cfg, err = f.opts.config(); err != nil {
+	if f.cfg, err = opts.config(); err != nil {
 		return nil, flagError(err)
 	}
 	if f.cfg.Algo != evaluate.AlgoMCTS {
