@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"lifezero/datasets"
@@ -15,7 +17,7 @@ import (
 	"lifezero/tsumego"
 )
 
-const patternsSynopsis = "patterns build --killall N --out DIR [--seed S] [--exclude DIR]... [solve's flags: --budget N --features-model DIR --workers N ...]"
+const patternsSynopsis = "patterns build --killall N --out DIR [--seed S] [--moves MIN-MAX] [--exclude DIR]... [solve's flags: --budget N --features-model DIR --workers N ...]"
 
 // defaultPatternsBudget is the node budget of each position's search when
 // --budget is not given: a pattern database wants many positions searched
@@ -25,12 +27,14 @@ const defaultPatternsBudget = 20000
 
 // patternsFlags are the parsed flags of "lifezero patterns build".
 type patternsFlags struct {
-	cfg     evaluate.SolveConfig
-	killAll int
-	seed    uint64
-	out     string
-	exclude stringList
-	ranker  string
+	cfg                evaluate.SolveConfig
+	killAll            int
+	seed               uint64
+	moves              string
+	minMoves, maxMoves int
+	out                string
+	exclude            stringList
+	ranker             string
 }
 
 func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error) {
@@ -43,6 +47,7 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	}
 	fs.IntVar(&f.killAll, "killall", 0, "search `N` random 7x7 kill-all positions (the papers' rules; as tsumego train --killall draws them)")
 	fs.Uint64Var(&f.seed, "seed", 1, "the random positions' `SEED`")
+	fs.StringVar(&f.moves, "moves", "", "play `MIN-MAX` moves after Black's two opening stones (default 16-28, as tsumego train --killall; the papers' problems stand 4-17 moves in)")
 	fs.StringVar(&f.out, "out", "", "save each position's pattern table to `DIR`/<id>/: the solver's --rzt-load DIR")
 	fs.Var(&f.exclude, "exclude", "problem `DIR`s (or files) to be measured: a position whose stones sit inside one of theirs, or that holds all the stones of one, is left out (repeatable)")
 	fs.StringVar(&f.ranker, "features-model", "", "order the searches as the solver's --features-model `DIR`")
@@ -60,6 +65,11 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	}
 	if f.cfg, err = opts.config(); err != nil {
 		return nil, flagError(err)
+	}
+	if f.moves != "" {
+		if f.minMoves, f.maxMoves, err = parseMoveRange(f.moves); err != nil {
+			return nil, usagef("patterns build: --moves %q: %v", f.moves, err)
+		}
 	}
 	if f.cfg.Algo != evaluate.AlgoMCTS {
 		return nil, usagef("patterns build: --algo %s: the pattern table is the mcts form's", f.cfg.Algo)
@@ -96,11 +106,12 @@ func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	positions, err := tsumego.KillAllPositions(ctx, tsumego.KillAllConfig{Positions: f.killAll, Seed: f.seed})
+	positions, err := tsumego.KillAllPositions(ctx, tsumego.KillAllConfig{
+		Positions: f.killAll, Seed: f.seed, MinMoves: f.minMoves, MaxMoves: f.maxMoves})
 	if err != nil {
 		return err
 	}
-	tasks, dropped, done := patternTasks(positions, measured, f.out, f.seed)
+	tasks, dropped, done := patternTasks(positions, measured, f.out, f.positionPrefix())
 	fmt.Fprintf(stdout, "patterns: %d random kill-all positions (seed %d): %d left out as measured positions, %d saved before, %d to search\n",
 		len(positions), f.seed, dropped, done, len(tasks))
 	out := newSolveOutput(stdout, stderr, false, tasks)
@@ -123,13 +134,41 @@ func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-// patternTasks names the positions (killall-<seed>-<i>, a directory name)
+// positionPrefix names the build's positions: killall-<seed>, and the move
+// range when --moves is given, so that a resumed build into the same
+// directory with other positions never takes their tables for its own.
+func (f *patternsFlags) positionPrefix() string {
+	if f.moves == "" {
+		return fmt.Sprintf("killall-%d", f.seed)
+	}
+	return fmt.Sprintf("killall-%d-m%d-%d", f.seed, f.minMoves, f.maxMoves)
+}
+
+// parseMoveRange reads MIN-MAX, 1 <= MIN <= MAX.
+func parseMoveRange(s string) (lo, hi int, err error) {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		return 0, 0, fmt.Errorf("want MIN-MAX")
+	}
+	if lo, err = strconv.Atoi(a); err != nil {
+		return 0, 0, fmt.Errorf("MIN: %w", err)
+	}
+	if hi, err = strconv.Atoi(b); err != nil {
+		return 0, 0, fmt.Errorf("MAX: %w", err)
+	}
+	if lo < 1 || hi < lo {
+		return 0, 0, fmt.Errorf("want 1 <= MIN <= MAX")
+	}
+	return lo, hi, nil
+}
+
+// patternTasks names the positions (<prefix>-<i>, a directory name)
 // and keeps those to search: not overlapping a measured problem (see
 // measuredHit: the stones of one inside the other either way) and not
 // already saved in out. It returns the tasks and the counts left out.
-func patternTasks(positions []*game.Problem, measured []*game.Problem, out string, seed uint64) (tasks []evaluate.SolveTask, dropped, done int) {
+func patternTasks(positions []*game.Problem, measured []*game.Problem, out, prefix string) (tasks []evaluate.SolveTask, dropped, done int) {
 	for i, pr := range positions {
-		pr.ID = fmt.Sprintf("killall-%d-%04d", seed, i)
+		pr.ID = fmt.Sprintf("%s-%04d", prefix, i)
 		pr.Source = pr.ID
 		if measuredHit(tsumego.Problem{Name: pr.ID, Position: pr.Start}, measured, true) != "" {
 			dropped++

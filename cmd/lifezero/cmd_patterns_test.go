@@ -58,6 +58,15 @@ func TestPatternsBuild(t *testing.T) {
 	if preloaded[0] != preloaded[1] {
 		t.Errorf("preloaded %d patterns from the databases, %d through links to them", preloaded[0], preloaded[1])
 	}
+	// Other moves are other positions, under their own names: the same
+	// seed and directory resume nothing of the first build.
+	code, stdout, stderr = lifezero(t, append(args, "--moves", "6-8")...)
+	if code != 0 || !strings.Contains(stdout, "0 saved before") {
+		t.Errorf("--moves 6-8: exit %d, want a build of its own:\n%s%s", code, stdout, stderr)
+	}
+	if short, _ := filepath.Glob(filepath.Join(out, "killall-4-m6-8-*", datasets.ManifestName)); len(short) == 0 {
+		t.Errorf("--moves 6-8 saved no table under killall-4-m6-8-*")
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -67,6 +76,8 @@ func TestPatternsBuild(t *testing.T) {
 		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--rzt", "none"}, "--rzt none"},
 		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--algo", "dfs"}, "--algo dfs"},
 		{[]string{"patterns"}, "want a subcommand"},
+		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--moves", "9-3"}, "want 1 <= MIN <= MAX"},
+		{[]string{"patterns", "build", "--killall", "3", "--out", out, "--moves", "9"}, "want MIN-MAX"},
 	} {
 		if code, _, stderr := lifezero(t, c.args...); code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
