@@ -28,14 +28,17 @@ const (
 
 // Meta says how a model directory was trained.
 type Meta struct {
-	Source         string   `json:"source"`          // the collection trained on
-	Problems       int      `json:"problems"`        // problems trained on (the final model)
-	Excluded       []string `json:"excluded"`        // problems left out because a measured position contains them
-	LDFeatures     int      `json:"ld_features"`     // NumLD, or 0 when trained without them
-	ProofSamples   int      `json:"proof_samples"`   // samples labelled by the solver's proofs (ProofSamples), fitted besides
-	Folds          int      `json:"folds"`           // cross-validation folds
-	CrossValidated Accuracy `json:"cross_validated"` // every problem predicted by a model that did not see it
-	Iterations     int      `json:"iterations"`
+	Source       string   `json:"source"`        // the collection trained on
+	Problems     int      `json:"problems"`      // problems trained on (the final model)
+	Excluded     []string `json:"excluded"`      // problems left out because a measured position contains them
+	LDFeatures   int      `json:"ld_features"`   // NumLD, or 0 when trained without them
+	ProofSamples int      `json:"proof_samples"` // samples labelled by the solver's proofs (ProofSamples), fitted besides
+	// ProofSamplesExcluded counts the proof-labelled samples left out
+	// because they overlap a measured position (either way).
+	ProofSamplesExcluded int      `json:"proof_samples_excluded,omitempty"`
+	Folds                int      `json:"folds"`           // cross-validation folds
+	CrossValidated       Accuracy `json:"cross_validated"` // every problem predicted by a model that did not see it
+	Iterations           int      `json:"iterations"`
 }
 
 // DefaultFolds is the cross-validation folds measuring a model when

@@ -81,8 +81,9 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "tsumego: %d problems (%d left out as measured positions)\n", loaded, len(meta.Excluded))
 	fmt.Fprintf(stdout, "%d-fold cross-validation: top-1 %.1f%%, top-3 %.1f%%, mean rank %.2f of %.1f moves (uniform top-1 %.1f%%)\n",
 		meta.Folds, 100*a.Top1, 100*a.Top3, a.MeanRank, a.MeanMoves, 100*a.UniformTop1)
-	if meta.ProofSamples > 0 {
-		fmt.Fprintf(stdout, "%d positions labelled by the solver's proofs fitted besides the book's moves\n", meta.ProofSamples)
+	if meta.ProofSamples > 0 || meta.ProofSamplesExcluded > 0 {
+		fmt.Fprintf(stdout, "%d positions labelled by the solver's proofs fitted besides the book's moves (%d left out as overlapping measured positions)\n",
+			meta.ProofSamples, meta.ProofSamplesExcluded)
 	}
 	fmt.Fprintf(stdout, "model on all %d problems (%d MM iterations) written to %s\n", meta.Problems, meta.Iterations, f.out)
 	return nil

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	gm "lifezero/game"
 	"lifezero/tsumego"
 )
 
@@ -96,6 +99,16 @@ func TestTsumegoTrainSamples(t *testing.T) {
 	if _, metaB, err := tsumego.LoadRanker(b); err != nil || metaB.ProofSamples != metaA.ProofSamples {
 		t.Errorf("refitted from the file: %d samples (%v), want %d", metaB.ProofSamples, err, metaA.ProofSamples)
 	}
+	// A measured position holding a sample's stones leaves the sample out,
+	// and the model's meta and the summary count it.
+	measured := filepath.Join(dir, "measured.json")
+	writeSampleProblem(t, samples[0], measured)
+	out = run("--samples-from", filepath.Join(a, tsumego.SamplesFile), "--exclude", measured, "--out", b, book)
+	if _, metaB, err := tsumego.LoadRanker(b); err != nil || metaB.ProofSamplesExcluded < 1 ||
+		metaB.ProofSamples+metaB.ProofSamplesExcluded != metaA.ProofSamples ||
+		!strings.Contains(out, fmt.Sprintf("(%d left out as overlapping measured positions)", metaB.ProofSamplesExcluded)) {
+		t.Errorf("with %s measured: %+v (%v), want sample 1 left out of %d and counted:\n%s", measured, metaB, err, metaA.ProofSamples, out)
+	}
 	run("--out", a, book)
 	if _, err := os.Stat(filepath.Join(a, tsumego.SamplesFile)); !os.IsNotExist(err) {
 		t.Errorf("a model trained without samples kept the old samples file (%v)", err)
@@ -109,5 +122,37 @@ func TestTsumegoTrainSamples(t *testing.T) {
 	code, _, stderr := lifezero(t, "tsumego", "train", "--folds", "2", "--out", b, "--samples-from", bad, book)
 	if code != 1 || !strings.Contains(stderr, bad+": game 1 comes from \"not-a-problem\"") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// writeSampleProblem writes a kill-all problem file whose position is the
+// sample's (its setup, without the labelled move).
+func writeSampleProblem(t *testing.T, s tsumego.Problem, path string) {
+	t.Helper()
+	one := path + ".sgf"
+	if err := tsumego.SaveSamples(one, []tsumego.Problem{s}); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := strings.TrimSpace(string(text))
+	game = game[:strings.LastIndex(game, ";")] + ")" // drop the labelled move
+	toPlay := "B"
+	if s.Position.ToMove() == gm.White {
+		toPlay = "W"
+	}
+	p := map[string]any{
+		"id": "measured", "sgf": game, "to_play": toPlay, "winner": "W",
+		"goal": map[string]string{"B": "kill_all", "W": "live_any"},
+		"ko":   map[string]string{"B": "allow_ko", "W": "disallow_ko"},
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -118,7 +118,8 @@ func trainTsumego(ctx context.Context, p tsumegoOptions, src extraSources, dir, 
 	}
 	cfg := tsumego.TrainConfig{Folds: p.Folds, NoLD: !p.LD, BT: featmodel.DefaultBTConfig()}
 	cfg.BT.MaxIterations = p.Iterations
-	if cfg.Extra, err = extraSamples(ctx, p, src, kept, measured, progress); err != nil {
+	var extraDropped int
+	if cfg.Extra, extraDropped, err = extraSamples(ctx, p, src, kept, measured, progress); err != nil {
 		return tsumego.Meta{}, 0, err
 	}
 	progress.Start(1, "models")
@@ -128,7 +129,7 @@ func trainTsumego(ctx context.Context, p tsumegoOptions, src extraSources, dir, 
 	if err != nil {
 		return tsumego.Meta{}, 0, err
 	}
-	meta.Source, meta.Excluded = source, dropped
+	meta.Source, meta.Excluded, meta.ProofSamplesExcluded = source, dropped, extraDropped
 	// The samples go first, and a stale file goes, so that a model
 	// directory never holds samples other than those its model was fitted
 	// on.
@@ -150,9 +151,9 @@ func trainTsumego(ctx context.Context, p tsumegoOptions, src extraSources, dir, 
 // extraSamples gathers the positions labelled by proof: the book problems'
 // (p.Proofs), random kill-all positions' (p.KillAll) and those of src's
 // files, less any that overlap a measured position either way (see
-// excludeMeasured). A file's sample must come from a problem trained on
-// here (or from random kill-all positions).
-func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept []tsumego.Problem, measured []*game.Problem, progress pipelines.Progress) ([]tsumego.Problem, error) {
+// excludeMeasured), and how many it left out so. A file's sample must come
+// from a problem trained on here (or from random kill-all positions).
+func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept []tsumego.Problem, measured []*game.Problem, progress pipelines.Progress) ([]tsumego.Problem, int, error) {
 	var extra []tsumego.Problem
 	proof := tsumego.ProofConfig{Budget: p.Proofs, Evaluator: src.order, Workers: runtime.GOMAXPROCS(0)}
 	trained := map[string]bool{tsumego.KillAllName: true}
@@ -162,11 +163,11 @@ func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept 
 	for _, path := range src.files {
 		s, err := tsumego.LoadSamples(path)
 		if err != nil {
-			return nil, fmt.Errorf("--samples-from: %w", err)
+			return nil, 0, fmt.Errorf("--samples-from: %w", err)
 		}
 		for i, x := range s {
 			if !trained[x.From] {
-				return nil, fmt.Errorf("--samples-from: %s: game %d comes from %q, which this run does not train on (left out as measured, or not in the collection)", path, i+1, x.From)
+				return nil, 0, fmt.Errorf("--samples-from: %s: game %d comes from %q, which this run does not train on (left out as measured, or not in the collection)", path, i+1, x.From)
 			}
 		}
 		extra = append(extra, s...)
@@ -176,7 +177,7 @@ func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept 
 		s, _, err := tsumego.ProofSamples(ctx, kept, proof, func(int) { progress.Add(1) })
 		progress.Finish()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		extra = append(extra, s...)
 	}
@@ -186,10 +187,10 @@ func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept 
 			func(int) { progress.Add(1) })
 		progress.Finish()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		extra = append(extra, s...)
 	}
-	extra, _ = excludeMeasured(extra, measured, true)
-	return extra, nil
+	extra, dropped := excludeMeasured(extra, measured, true)
+	return extra, len(dropped), nil
 }
