@@ -30,8 +30,7 @@ type patternsFlags struct {
 	cfg                evaluate.SolveConfig
 	killAll            int
 	seed               uint64
-	moves              string
-	minMoves, maxMoves int
+	minMoves, maxMoves int // 0: tsumego.KillAllConfig's defaults
 	out                string
 	exclude            stringList
 	ranker             string
@@ -42,12 +41,13 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	f := &patternsFlags{}
 	opts := defaultSolveOptions()
 	opts.Budget = defaultPatternsBudget
+	var moves string
 	if err := optflags.Bind(fs, &opts); err != nil {
 		return nil, err
 	}
 	fs.IntVar(&f.killAll, "killall", 0, "search `N` random 7x7 kill-all positions (the papers' rules; as tsumego train --killall draws them)")
 	fs.Uint64Var(&f.seed, "seed", 1, "the random positions' `SEED`")
-	fs.StringVar(&f.moves, "moves", "", "play `MIN-MAX` moves after Black's two opening stones (default 16-28, as tsumego train --killall; the papers' problems stand 4-17 moves in)")
+	fs.StringVar(&moves, "moves", "", "play `MIN-MAX` moves after Black's two opening stones (default 16-28, as tsumego train --killall; the papers' problems stand 4-17 moves in)")
 	fs.StringVar(&f.out, "out", "", "save each position's pattern table to `DIR`/<id>/: the solver's --rzt-load DIR")
 	fs.Var(&f.exclude, "exclude", "problem `DIR`s (or files) to be measured: a position whose stones sit inside one of theirs, or that holds all the stones of one, is left out (repeatable)")
 	fs.StringVar(&f.ranker, "features-model", "", "order the searches as the solver's --features-model `DIR`")
@@ -66,9 +66,9 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	if f.cfg, err = opts.config(); err != nil {
 		return nil, flagError(err)
 	}
-	if f.moves != "" {
-		if f.minMoves, f.maxMoves, err = parseMoveRange(f.moves); err != nil {
-			return nil, usagef("patterns build: --moves %q: %v", f.moves, err)
+	if moves != "" {
+		if f.minMoves, f.maxMoves, err = parseMoveRange(moves); err != nil {
+			return nil, usagef("patterns build: --moves %q: %v", moves, err)
 		}
 	}
 	if f.cfg.Algo != evaluate.AlgoMCTS {
@@ -138,7 +138,7 @@ func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // range when --moves is given, so that a resumed build into the same
 // directory with other positions never takes their tables for its own.
 func (f *patternsFlags) positionPrefix() string {
-	if f.moves == "" {
+	if f.minMoves == 0 {
 		return fmt.Sprintf("killall-%d", f.seed)
 	}
 	return fmt.Sprintf("killall-%d-m%d-%d", f.seed, f.minMoves, f.maxMoves)
