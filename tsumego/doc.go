@@ -19,4 +19,7 @@
 // problem for either side living and labels the positions of the proofs
 // where the side to move wins and may need to act with the proof's
 // winning move, samples that reach past the book's first move.
+// VariationSamples does the same for positions a few moves away from the
+// book's (the moves drawn from the search's own priors), and
+// KillAllSamples for random whole-board kill-all positions.
 package tsumego

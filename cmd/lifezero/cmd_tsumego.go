@@ -13,7 +13,7 @@ import (
 	"lifezero/tsumego"
 )
 
-const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] [--proofs N [--proof-model DIR]] [--killall N] [--samples-from FILE]... COLLECTION"
+const tsumegoSynopsis = "tsumego train --out DIR [--exclude DIR]... [--folds K] [--no-ld] [--ladders] [--iterations N] [--proofs N [--proof-model DIR]] [--killall N] [--variations N] [--samples-from FILE]... COLLECTION"
 
 // tsumegoFlags are the parsed flags of "lifezero tsumego train": the
 // training options (shared with the tsumego-train stage) and the command's
@@ -46,8 +46,8 @@ func parseTsumegoFlags(args []string, stderr io.Writer) (*tsumegoFlags, error) {
 		return nil, usagef("tsumego train: name one collection directory of first-move .sgf problems")
 	case f.out == "":
 		return nil, usagef("tsumego train: --out DIR is required")
-	case f.proofModel != "" && f.opts.Proofs == 0 && f.opts.KillAll == 0:
-		return nil, usagef("tsumego train: --proof-model goes with --proofs N or --killall N")
+	case f.proofModel != "" && f.opts.Proofs == 0 && f.opts.KillAll == 0 && f.opts.Variations == 0:
+		return nil, usagef("tsumego train: --proof-model goes with --proofs N, --killall N or --variations N")
 	}
 	if err := f.opts.Validate(); err != nil {
 		return nil, flagError(err)

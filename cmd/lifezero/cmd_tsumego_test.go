@@ -41,7 +41,7 @@ func TestTsumegoTrain(t *testing.T) {
 		{[]string{"--out", out, bad}, 1, "broken.sgf"},
 		{[]string{"--out", out, "--exclude", filepath.Join(bad, "none"), "../../samples/tsumego/cho-elementary"}, 1, "--exclude"},
 		{[]string{"--out", out, "--killall", "-1", "x"}, 2, "killall"},
-		{[]string{"--out", out, "--proof-model", out, "x"}, 2, "--proof-model goes with --proofs N or --killall N"},
+		{[]string{"--out", out, "--proof-model", out, "x"}, 2, "--proof-model goes with --proofs N, --killall N or --variations N"},
 		{[]string{"--out", out, "--samples-from", filepath.Join(bad, "broken.sgf"), "../../samples/tsumego/cho-elementary"}, 1, "--samples-from"},
 	} {
 		code, _, stderr := lifezero(t, append([]string{"tsumego", "train"}, tt.args...)...)

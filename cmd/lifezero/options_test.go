@@ -90,8 +90,8 @@ func TestFlagsAndParamsAgree(t *testing.T) {
 		flags  []string
 		params string
 	}{
-		{"tsumego train", []string{"--folds", "4", "--no-ld", "--ladders", "--iterations", "7", "--proofs", "100", "--killall", "3"},
-			"{folds: 4, ld: false, ladders: true, iterations: 7, proofs: 100, killall: 3}"},
+		{"tsumego train", []string{"--folds", "4", "--no-ld", "--ladders", "--iterations", "7", "--proofs", "100", "--killall", "3", "--variations", "5"},
+			"{folds: 4, ld: false, ladders: true, iterations: 7, proofs: 100, killall: 3, variations: 5}"},
 		{"features train", []string{"--model", "lfr", "--epochs", "3", "--factors", "5", "--learning-rate", "0.01", "--reg-w", "0.5", "--reg-v", "0.25",
 			"--sampling", "softmax", "--negatives", "9", "--temperature", "2", "--optimizer", "adagrad", "--tolerance", "0.1", "--seed", "8",
 			"--no-in-memory", "--shuffle-buffer", "64"},
@@ -147,6 +147,7 @@ func TestBadOptionsNamed(t *testing.T) {
 		{"tsumego train", "", "iterations", "0"},
 		{"tsumego train", "", "proofs", "-1"},
 		{"tsumego train", "", "killall", "-2"},
+		{"tsumego train", "", "variations", "-3"},
 		{"features train", "", "model", "svm"},
 		{"features train", "", "epochs", "-1"},
 		{"features train", "", "learning_rate", "-0.1"},

@@ -149,7 +149,8 @@ func trainTsumego(ctx context.Context, p tsumegoOptions, src extraSources, dir, 
 }
 
 // extraSamples gathers the positions labelled by proof: the book problems'
-// (p.Proofs), random kill-all positions' (p.KillAll) and those of src's
+// (p.Proofs), random kill-all positions' (p.KillAll), the book problems'
+// variations' (p.Variations) and those of src's
 // files, less any that overlap a measured position either way (see
 // excludeMeasured), and how many it left out so. A file's sample must come
 // from a problem trained on here (or from random kill-all positions).
@@ -184,6 +185,16 @@ func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept 
 	if p.KillAll > 0 {
 		progress.Start(p.KillAll, "kill-all proofs")
 		s, _, err := tsumego.KillAllSamples(ctx, tsumego.KillAllConfig{Positions: p.KillAll, Seed: 1, Proof: proof},
+			func(int) { progress.Add(1) })
+		progress.Finish()
+		if err != nil {
+			return nil, 0, err
+		}
+		extra = append(extra, s...)
+	}
+	if p.Variations > 0 {
+		progress.Start(p.Variations, "variation proofs")
+		s, _, err := tsumego.VariationSamples(ctx, kept, tsumego.VariationConfig{Positions: p.Variations, Seed: 1, Proof: proof},
 			func(int) { progress.Add(1) })
 		progress.Finish()
 		if err != nil {

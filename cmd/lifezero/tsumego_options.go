@@ -24,6 +24,7 @@ type tsumegoOptions struct {
 	Iterations int  `yaml:"iterations" help:"most MM iterations"`
 	Proofs     int  `yaml:"proofs" help:"also fit positions labelled by the solver's own proofs: a search of this many nodes per problem and living side (0: off)"`
 	KillAll    int  `yaml:"killall" help:"also fit positions labelled by the solver's proofs of this many random 7x7 kill-all positions (budget: proofs, or 5000 nodes; 0: off)"`
+	Variations int  `json:",omitempty" yaml:"variations" help:"also fit positions labelled by the solver's proofs of this many variations of the collection's problems, 1-3 moves drawn from the search's priors (budget: proofs, or 5000 nodes; 0: off)"`
 }
 
 // defaultTsumegoOptions are the defaults of both the stage and the command,
@@ -44,6 +45,8 @@ func (o *tsumegoOptions) Validate() error {
 		return &pipelines.ParamError{Key: "proofs", Msg: fmt.Sprintf("%d: want 0 (off) or a node budget", o.Proofs)}
 	case o.KillAll < 0:
 		return &pipelines.ParamError{Key: "killall", Msg: fmt.Sprintf("%d: want 0 (off) or a number of positions", o.KillAll)}
+	case o.Variations < 0:
+		return &pipelines.ParamError{Key: "variations", Msg: fmt.Sprintf("%d: want 0 (off) or a number of positions", o.Variations)}
 	}
 	return nil
 }
