@@ -156,3 +156,55 @@ func writeSampleProblem(t *testing.T, s tsumego.Problem, path string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTsumegoStageSamplesInput: a tsumego-train stage given an earlier
+// one's output fits that model's proof-labelled positions again without
+// proving (the stage form of --samples-from); an earlier model fitted
+// without such positions is refused by name.
+func TestTsumegoStageSamplesInput(t *testing.T) {
+	dir := t.TempDir()
+	book, _ := filepath.Abs("../../samples/tsumego/cho-elementary")
+	pipeline := filepath.Join(dir, "pipeline.yaml")
+	text := fmt.Sprintf(`name: t
+stages:
+  first:
+    kind: tsumego-train
+    inputs: [%[1]s]
+    params: {folds: 2, iterations: 5, killall: 12}
+  again:
+    kind: tsumego-train
+    inputs: [%[1]s, "stage:first"]
+    params: {folds: 2, iterations: 5}
+  plain:
+    kind: tsumego-train
+    inputs: [%[1]s]
+    params: {folds: 2, iterations: 5}
+`, book)
+	if err := os.WriteFile(pipeline, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(dir, "runs")
+	if code, out, errs := lifezero(t, "run", pipeline, "--workdir", work); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	_, first, err := tsumego.LoadRanker(filepath.Join(work, "first"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, again, err := tsumego.LoadRanker(filepath.Join(work, "again"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ProofSamples == 0 || again.ProofSamples != first.ProofSamples {
+		t.Errorf("stage:first's %d proof samples, fitted again: %d", first.ProofSamples, again.ProofSamples)
+	}
+
+	bad := strings.Replace(text, `"stage:first"`, `"stage:plain"`, 1)
+	if err := os.WriteFile(pipeline, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := lifezero(t, "run", pipeline, "--workdir", work)
+	if code == 0 || !strings.Contains(errs, "input stage:plain: its model was fitted without proof-labelled positions") {
+		t.Errorf("a model without samples as input: exit %d: %s", code, errs)
+	}
+}

@@ -35,10 +35,12 @@ func tsumegoKind() pipelines.Kind {
 			"directory of .sgf problems, each a setup position and the book's first move): a Bradley-Terry " +
 			"model over the Fuego-style and life-and-death features, measured by cross-validation. Further " +
 			"path inputs are the problem sets to be measured: training problems found inside one of their " +
-			"positions are left out. A solve stage given this stage's output uses the model as priors.",
+			"positions are left out. A stage input, an earlier tsumego-train stage, gives the positions its " +
+			"proofs labelled, fitted again without proving (as --samples-from). A solve stage given this " +
+			"stage's output uses the model as priors.",
 		Version:     1,
 		Params:      defaultTsumegoOptions(),
-		CheckInputs: pathInputs,
+		CheckInputs: tsumegoInputs,
 		Run:         runTsumego,
 	}
 }
@@ -50,10 +52,19 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 	}
 	began := time.Now()
 	var measured []string
+	var src extraSources
 	for _, in := range env.Inputs[1:] {
-		measured = append(measured, in.Path)
+		if in.Stage == "" {
+			measured = append(measured, in.Path)
+			continue
+		}
+		file, err := stageSamplesFile(in)
+		if err != nil {
+			return err
+		}
+		src.files = append(src.files, file)
 	}
-	meta, _, err := trainTsumego(ctx, p, extraSources{}, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir, env.Progress)
+	meta, _, err := trainTsumego(ctx, p, src, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir, env.Progress)
 	if err != nil {
 		return err
 	}
@@ -84,6 +95,39 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 		m.Files = append(m.Files, e)
 	}
 	return env.WriteManifest(m)
+}
+
+// tsumegoInputs checks a tsumego-train stage's inputs: the collection
+// first, a path; then the problem sets to be measured and earlier
+// tsumego-train stages (checked by kind when the stage runs).
+func tsumegoInputs(inputs []pipelines.Input) error {
+	if len(inputs) == 0 {
+		return errNoInputs
+	}
+	if in := inputs[0]; in.Stage != "" {
+		return fmt.Errorf("%q is a stage output; the first input is the collection, a directory of .sgf problems", in.Raw)
+	}
+	return nil
+}
+
+// stageSamplesFile returns the proof samples file of an earlier
+// tsumego-train stage's model. A model fitted without proof-labelled
+// positions has none, and giving it as an input is then an error rather
+// than nothing fitted.
+func stageSamplesFile(in pipelines.InputRef) (string, error) {
+	if in.Manifest == nil || in.Manifest.Kind != tsumegoModelKind {
+		kind := ""
+		if in.Manifest != nil {
+			kind = in.Manifest.Kind
+		}
+		return "", fmt.Errorf("input stage:%s is a %q dataset; tsumego-train reads only %q stages (their proof samples)", in.Stage, kind, tsumegoModelKind)
+	}
+	for _, f := range in.Manifest.Files {
+		if f.Name == tsumego.SamplesFile {
+			return filepath.Join(in.Path, tsumego.SamplesFile), nil
+		}
+	}
+	return "", fmt.Errorf("input stage:%s: its model was fitted without proof-labelled positions (no %s): nothing to fit again", in.Stage, tsumego.SamplesFile)
 }
 
 // extraSources says where trainTsumego finds samples beyond the book's
