@@ -72,7 +72,10 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		order = rzs.Learned{Base: rzs.LDB(), Ranker: r}
 	}
-	src := extraSources{order: order, files: f.samplesFrom}
+	src := extraSources{order: order}
+	for _, path := range f.samplesFrom {
+		src.files = append(src.files, samplesFile{path: path, via: "--samples-from"})
+	}
 	meta, loaded, err := trainTsumego(ctx, f.opts, src, f.collection, f.collection, f.exclude, f.out, commandProgress(stderr, newLogger(stderr, false), "tsumego"))
 	if err != nil {
 		return err

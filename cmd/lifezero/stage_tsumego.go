@@ -62,7 +62,7 @@ func runTsumego(ctx context.Context, env *pipelines.Env) error {
 		if err != nil {
 			return err
 		}
-		src.files = append(src.files, file)
+		src.files = append(src.files, samplesFile{path: file, via: "input stage:" + in.Stage})
 	}
 	meta, _, err := trainTsumego(ctx, p, src, env.Inputs[0].Path, filepath.Base(env.Inputs[0].Path), measured, env.OutDir, env.Progress)
 	if err != nil {
@@ -133,10 +133,16 @@ func stageSamplesFile(in pipelines.InputRef) (string, error) {
 // extraSources says where trainTsumego finds samples beyond the book's
 // moves besides its params' proofs: order orders the proving searches (nil:
 // the solver's default evaluator), and files are sample files of earlier
-// models (tsumego.SamplesFile).
+// models (tsumego.SamplesFile), each named in errors by where it was given
+// (via: "--samples-from", "input stage:NAME").
 type extraSources struct {
 	order rzs.Evaluator
-	files []string
+	files []samplesFile
+}
+
+// samplesFile is a proof samples file and where it was given.
+type samplesFile struct {
+	path, via string
 }
 
 // trainTsumego trains a model on the collection in dir (named source in
@@ -205,14 +211,14 @@ func extraSamples(ctx context.Context, p tsumegoOptions, src extraSources, kept 
 	for _, k := range kept {
 		trained[k.Name] = true
 	}
-	for _, path := range src.files {
-		s, err := tsumego.LoadSamples(path)
+	for _, f := range src.files {
+		s, err := tsumego.LoadSamples(f.path)
 		if err != nil {
-			return nil, 0, fmt.Errorf("--samples-from: %w", err)
+			return nil, 0, fmt.Errorf("%s: %w", f.via, err)
 		}
 		for i, x := range s {
 			if !trained[x.From] {
-				return nil, 0, fmt.Errorf("--samples-from: %s: game %d comes from %q, which this run does not train on (left out as measured, or not in the collection)", path, i+1, x.From)
+				return nil, 0, fmt.Errorf("%s: %s: game %d comes from %q, which this run does not train on (left out as measured, or not in the collection)", f.via, f.path, i+1, x.From)
 			}
 		}
 		extra = append(extra, s...)
