@@ -31,6 +31,15 @@ type InputRef struct {
 	Order int
 }
 
+// Kind is the kind of the input's dataset ("" for a path input, or an
+// output without a manifest).
+func (r InputRef) Kind() string {
+	if r.Manifest == nil {
+		return ""
+	}
+	return r.Manifest.Kind
+}
+
 // WriteManifest writes m as the stage's output manifest, with m.Stage and
 // m.InputHash set from the env. Call it last: it makes the output a dataset.
 func (e *Env) WriteManifest(m *datasets.Manifest) error {

@@ -7,6 +7,7 @@ import (
 
 	"lifezero/game"
 	"lifezero/mcts"
+	"lifezero/rzs"
 )
 
 // KillAllConfig configures KillAllSamples.
@@ -128,28 +129,40 @@ func drawKillAll(cfg KillAllConfig, rng *rand.Rand) (*game.Problem, bool, error)
 		}
 	}
 	n := cfg.MinMoves + rng.IntN(cfg.MaxMoves-cfg.MinMoves+1)
-	eval := cfg.Proof.Evaluator
-	var moves []game.Point
 	var standing game.PointSet
-	for range n {
-		if pr.Judge(pos, &standing).Outcome != game.Undecided {
-			return nil, false, nil
-		}
-		moves = pos.LegalMoves(moves[:0], &pr.Region)
-		if len(moves) == 0 {
-			return nil, false, nil
-		}
-		priors, _ := eval.Evaluate(pos, pr, moves)
-		if err := pos.Play(moves[sample(priors, rng)]); err != nil {
-			return nil, false, fmt.Errorf("tsumego: a generated legal move: %w", err)
-		}
+	undecided := func(pos *game.Position) (*game.Problem, bool) {
+		return pr, pr.Judge(pos, &standing).Outcome == game.Undecided
 	}
-	if pr.Judge(pos, &standing).Outcome != game.Undecided {
-		return nil, false, nil
+	if ok, err := playDrawn(pos, n, cfg.Proof.Evaluator, rng, undecided); !ok || err != nil {
+		return nil, false, err
 	}
 	pos.ClearHistory() // and its passes: a fresh start
 	pr.Start = pos
 	return pr, true, nil
+}
+
+// playDrawn plays n moves on pos, each drawn from eval's priors over the
+// legal moves of the problem that at sets up on the position reached, and
+// reports whether every position on the way and the last one were
+// undecided (at's ok) with a legal move to play.
+func playDrawn(pos *game.Position, n int, eval rzs.Evaluator, rng *rand.Rand, at func(*game.Position) (*game.Problem, bool)) (bool, error) {
+	var moves []game.Point
+	for range n {
+		pr, ok := at(pos)
+		if !ok {
+			return false, nil
+		}
+		moves = pos.LegalMoves(moves[:0], &pr.Region)
+		if len(moves) == 0 {
+			return false, nil
+		}
+		priors, _ := eval.Evaluate(pos, pr, moves)
+		if err := pos.Play(moves[sample(priors, rng)]); err != nil {
+			return false, fmt.Errorf("tsumego: a generated legal move: %w", err)
+		}
+	}
+	_, ok := at(pos)
+	return ok, nil
 }
 
 // inner draws a point off the board's edge.

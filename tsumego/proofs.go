@@ -76,7 +76,9 @@ type ProofStats struct {
 // winning moves, so a sample says "this move wins", not "only this one".
 func ProofSamples(ctx context.Context, problems []Problem, cfg ProofConfig, progress func(done int)) ([]Problem, ProofStats, error) {
 	cfg.defaults()
-	return proveEach(ctx, len(problems), cfg.Workers, progress, func(i int) proved { return prove(ctx, problems[i], cfg) })
+	return proveEach(ctx, len(problems), cfg.Workers, progress, func(i int) proved {
+		return prove(ctx, problems[i], problems[i].Name, cfg)
+	})
 }
 
 // proveEach runs prove(i) for i in [0, n) on workers goroutines and sums
@@ -133,13 +135,14 @@ type proved struct {
 	samples                []Problem
 }
 
-// prove runs the searches of one book problem (one per living side) and
-// takes the samples of their proofs.
-func prove(ctx context.Context, p Problem, cfg ProofConfig) proved {
+// prove runs the searches of one problem (one per living side) and takes
+// the samples of their proofs, named after p and taken From from (the
+// book problem p is, or was drawn from).
+func prove(ctx context.Context, p Problem, from string, cfg ProofConfig) proved {
 	var r proved
 	for _, living := range []game.Color{game.Black, game.White} {
 		if pr, ok := proofProblem(p, living); ok {
-			r.add(ctx, p.Name, p.Name, pr, cfg)
+			r.add(ctx, p.Name, from, pr, cfg)
 		}
 	}
 	r.samples = shallowest(r.samples, cfg.PerProblem)

@@ -60,11 +60,7 @@ func VariationSamples(ctx context.Context, problems []Problem, cfg VariationConf
 			return proved{}
 		}
 		v.Name = fmt.Sprintf("%s/variation-%d", book.Name, i)
-		r := prove(ctx, v, cfg.Proof)
-		for j := range r.samples {
-			r.samples[j].From = book.Name
-		}
-		return r
+		return prove(ctx, v, book.Name, cfg.Proof)
 	})
 }
 
@@ -82,28 +78,13 @@ func drawVariation(book Problem, cfg VariationConfig, rng *rand.Rand) (Problem, 
 }
 
 // playVariation plays one draw of MinMoves to MaxMoves moves from start.
+// The judges and the area follow the stones: at each move the problem is
+// the position reached with either side living (undecidedProblem).
 func playVariation(start *game.Position, cfg VariationConfig, rng *rand.Rand) (*game.Position, bool) {
 	pos := start.Copy()
 	n := cfg.MinMoves + rng.IntN(cfg.MaxMoves-cfg.MinMoves+1)
-	var moves []game.Point
-	for range n {
-		// The judges and the area follow the stones: the problem as either
-		// side living, set up on the position reached.
-		pr, ok := undecidedProblem(pos)
-		if !ok {
-			return nil, false
-		}
-		moves = pos.LegalMoves(moves[:0], &pr.Region)
-		if len(moves) == 0 {
-			return nil, false
-		}
-		priors, _ := cfg.Proof.Evaluator.Evaluate(pos, pr, moves)
-		if err := pos.Play(moves[sample(priors, rng)]); err != nil {
-			return nil, false // cannot happen: a generated legal move
-		}
-	}
-	if _, ok := undecidedProblem(pos); !ok {
-		return nil, false
+	if ok, err := playDrawn(pos, n, cfg.Proof.Evaluator, rng, undecidedProblem); !ok || err != nil {
+		return nil, false // an error cannot happen: the moves are generated legal
 	}
 	pos.ClearHistory()
 	return pos, true

@@ -101,17 +101,13 @@ func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn, ranke
 		switch {
 		case in.Stage == "":
 			paths = append(paths, in.Path)
-		case in.Manifest != nil && in.Manifest.Kind == train.NetworkKind:
+		case in.Kind() == train.NetworkKind:
 			netIn = newerInput(netIn, &inputs[i])
-		case in.Manifest != nil && in.Manifest.Kind == tsumegoModelKind:
+		case in.Kind() == tsumegoModelKind:
 			rankerIn = newerInput(rankerIn, &inputs[i])
 		default:
-			kind := ""
-			if in.Manifest != nil {
-				kind = in.Manifest.Kind
-			}
 			return nil, nil, nil, fmt.Errorf("input stage:%s is a %q dataset; solve reads problem paths, %q and %q stages",
-				in.Stage, kind, train.NetworkKind, tsumegoModelKind)
+				in.Stage, in.Kind(), train.NetworkKind, tsumegoModelKind)
 		}
 	}
 	return paths, netIn, rankerIn, nil

@@ -115,12 +115,8 @@ func tsumegoInputs(inputs []pipelines.Input) error {
 // positions has none, and giving it as an input is then an error rather
 // than nothing fitted.
 func stageSamplesFile(in pipelines.InputRef) (string, error) {
-	if in.Manifest == nil || in.Manifest.Kind != tsumegoModelKind {
-		kind := ""
-		if in.Manifest != nil {
-			kind = in.Manifest.Kind
-		}
-		return "", fmt.Errorf("input stage:%s is a %q dataset; tsumego-train reads only %q stages (their proof samples)", in.Stage, kind, tsumegoModelKind)
+	if in.Kind() != tsumegoModelKind {
+		return "", fmt.Errorf("input stage:%s is a %q dataset; tsumego-train reads only %q stages (their proof samples)", in.Stage, in.Kind(), tsumegoModelKind)
 	}
 	for _, f := range in.Manifest.Files {
 		if f.Name == tsumego.SamplesFile {
