@@ -120,6 +120,18 @@ type SolveConfig struct {
 	// record the evaluator as "<evaluator>+<RankerName>".
 	Ranker     rzs.MoveRanker
 	RankerName string
+	// PortfolioRanker, when set with Ranker and a portfolio, is a second
+	// learned ranker: the members alternate between the two models (member
+	// k reweights by Ranker when k is even, by PortfolioRanker when odd)
+	// and take the portfolio's settings in pairs (members 2j and 2j+1 both
+	// search with rzs.PortfolioMembers' setting j). Two models prove
+	// different problems at the same settings (docs/results/tsumego.md,
+	// sessions 20 and 22), and their mean proves neither's extra, so the
+	// diversity has to come from separate searches. PortfolioRankerName
+	// names it in a proof's settings (Row.ProvedBy), as RankerName names
+	// Ranker there.
+	PortfolioRanker     rzs.MoveRanker
+	PortfolioRankerName string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
@@ -335,6 +347,8 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
 	case c.PortfolioShare && c.RZT == RZTNone:
 		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
+	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
+		return &SolveConfigError{"portfolio_features_model", fmt.Sprintf("a second model alternates with the first among a portfolio's members: needs a features model and a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.Portfolio > 1 && c.Batch > 1:
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: a portfolio's members evaluate one leaf at a time", c.Batch)}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
@@ -345,7 +359,7 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"rzt", "the pattern table works with the mcts form only"}
 	}
 	if c.Portfolio > 1 {
-		if _, err := rzs.PortfolioMembers(c.options(), c.Portfolio); err != nil {
+		if _, err := rzs.PortfolioMembers(c.options(), c.portfolioSettings()); err != nil {
 			return &SolveConfigError{"portfolio", err.Error()}
 		}
 	}
@@ -357,26 +371,48 @@ func (c SolveConfig) Validate() error {
 func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().options() }
 
 func (c SolveConfig) options() rzs.Options {
-	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: builtinEvaluator(c.Evaluator),
+	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: withRanker(c.baseEvaluator(), c.Ranker),
 		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: offToZero(c.FPUReduction),
 		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus)}
-	if o.Evaluator == nil {
-		o.Evaluator = rzs.Heuristic{}
-	}
-	if c.Net != nil {
-		o.Evaluator = c.Net
-		if c.NetWith != "" {
-			o.Evaluator = rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
-				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors}
-		}
-	}
-	if c.Ranker != nil {
-		o.Evaluator = rzs.Learned{Base: o.Evaluator, Ranker: c.Ranker}
-	}
 	if c.MaxMemory > 0 {
 		o.MaxMemory = c.MaxMemory
 	}
 	return o
+}
+
+// baseEvaluator is the evaluator a learned ranker reweights: the built-in
+// one, the network, or the two mixed.
+func (c SolveConfig) baseEvaluator() rzs.Evaluator {
+	if c.Net != nil {
+		if c.NetWith != "" {
+			return rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
+				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors}
+		}
+		return c.Net
+	}
+	if ev := builtinEvaluator(c.Evaluator); ev != nil {
+		return ev
+	}
+	return rzs.Heuristic{}
+}
+
+// withRanker returns base with its move priors reweighted by r (base itself
+// when r is nil).
+func withRanker(base rzs.Evaluator, r rzs.MoveRanker) rzs.Evaluator {
+	if r == nil {
+		return base
+	}
+	return rzs.Learned{Base: base, Ranker: r}
+}
+
+// portfolioSettings is how many distinct search settings a portfolio of
+// c.Portfolio members needs: one each, or one per pair of members when
+// two models alternate (PortfolioRanker).
+func (c SolveConfig) portfolioSettings() int {
+	if c.PortfolioRanker != nil {
+		return (c.Portfolio + 1) / 2
+	}
+	return c.Portfolio
 }
 
 // Pattern table kinds.

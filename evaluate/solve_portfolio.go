@@ -22,7 +22,7 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 	if base.MaxMemory > 0 {
 		base.MaxMemory /= int64(c.Portfolio)
 	}
-	members, err := rzs.PortfolioMembers(base, c.Portfolio)
+	members, err := c.portfolioMembers(base)
 	if err != nil {
 		return rzs.Result{}, nil, "", fmt.Errorf("portfolio: %w", err)
 	}
@@ -50,7 +50,43 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 	if winner < 0 {
 		return res, tables[0], "", nil
 	}
-	return res, tables[winner], searchSettings(AlgoMCTS, members[winner]), nil
+	settings := searchSettings(AlgoMCTS, members[winner])
+	if c.PortfolioRanker != nil {
+		settings += " ranker=" + c.memberRankerName(winner)
+	}
+	return res, tables[winner], settings, nil
+}
+
+// portfolioMembers returns the options of c's portfolio members, base
+// their common options: rzs.PortfolioMembers' settings, or, with a second
+// model (PortfolioRanker), those settings in pairs, the pair's odd member
+// reweighting its priors by the second model.
+func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
+	settings, err := rzs.PortfolioMembers(base, c.portfolioSettings())
+	if err != nil || c.PortfolioRanker == nil {
+		return settings, err
+	}
+	members := make([]rzs.Options, c.Portfolio)
+	for k := range members {
+		members[k] = settings[k/2]
+		if k%2 == 1 {
+			members[k].Evaluator = withRanker(c.baseEvaluator(), c.PortfolioRanker)
+		}
+	}
+	return members, nil
+}
+
+// memberRankerName names the model that ordered member k's search when two
+// alternate (see SolveConfig.PortfolioRanker).
+func (c SolveConfig) memberRankerName(k int) string {
+	name, fallback := c.RankerName, "first"
+	if k%2 == 1 {
+		name, fallback = c.PortfolioRankerName, "second"
+	}
+	if name == "" {
+		return fallback
+	}
+	return name
 }
 
 // searchSettings writes the settings that order a search of form algo, and

@@ -204,6 +204,11 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, PortfolioShare: true, RZT: RZTNone}, "portfolio_share"},
 		{SolveConfig{Portfolio: 5, FPUReduction: -1}, "portfolio"},                                   // four distinct searches only
 		{SolveConfig{Portfolio: 3, FPUReduction: -1, NoSafety: true, DepthDiscount: 1}, "portfolio"}, // two only
+		{SolveConfig{Portfolio: 2, Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, ""},
+		{SolveConfig{Portfolio: 10, Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, ""}, // five settings, each with both models
+		{SolveConfig{Portfolio: 11, Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, "portfolio"},
+		{SolveConfig{Portfolio: 2, PortfolioRanker: hashRanker{2}}, "portfolio_features_model"},
+		{SolveConfig{Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, "portfolio_features_model"},
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError

@@ -35,6 +35,7 @@ type solveFlags struct {
 	overwrite bool
 	net       string
 	priors    string
+	priors2   string
 	profile   string
 	paths     []string
 }
@@ -47,6 +48,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	}
 	fs.StringVar(&f.net, "net", "", "order the search with the network weights `FILE` (a train stage's network.lznn) instead of --evaluator")
 	fs.StringVar(&f.priors, "features-model", "", "reweight the evaluator's move priors by the tsumego feature model in `DIR` (lifezero tsumego train)")
+	fs.StringVar(&f.priors2, "portfolio-features-model", "", "a second tsumego feature model in `DIR`: a portfolio's members alternate between it and --features-model, in pairs of the same settings")
 	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases of each problem's rules saved under `DIR` (its subdirectories, or links to them: --rzt-save and patterns build write them)")
 	fs.StringVar(&f.cfg.RZTSave, "rzt-save", "", "save each problem's pattern table to `DIR`/<id>/")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
@@ -75,6 +77,11 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	if f.priors != "" {
 		if err := loadSolveRanker(&f.cfg, f.priors); err != nil {
 			return nil, fmt.Errorf("--features-model: %w", err)
+		}
+	}
+	if f.priors2 != "" {
+		if err := loadPortfolioRanker(&f.cfg, f.priors2); err != nil {
+			return nil, fmt.Errorf("--portfolio-features-model: %w", err)
 		}
 	}
 	f.paths = paths

@@ -25,6 +25,18 @@ func TestTsumegoTrain(t *testing.T) {
 	if _, meta, err := tsumego.LoadRanker(out); err != nil || meta.Problems+len(meta.Excluded) != 300 || meta.Folds != 2 {
 		t.Errorf("model: %+v, %v", meta, err)
 	}
+	// The model orders a portfolio's searches beside a second one (here
+	// the same model again), and a proof names the member's model.
+	tiny := tinyDir(t)
+	code, stdout, stderr = lifezero(t, "solve", "--json", "--portfolio", "2", "--threads", "2",
+		"--features-model", out, "--portfolio-features-model", out, tiny)
+	if code != 0 || !strings.Contains(stdout, `ranker=`) {
+		t.Errorf("solve with two models: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = lifezero(t, "solve", "--features-model", out, "--portfolio-features-model", out, tiny)
+	if code == 0 || !strings.Contains(stderr, "--portfolio-features-model") || !strings.Contains(stderr, "portfolio of 2 or more") {
+		t.Errorf("second model without a portfolio: exit %d\n%s", code, stderr)
+	}
 
 	bad := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bad, "broken.sgf"), []byte("(;SZ[19]AB[aa"), 0o644); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"lifezero/evaluate"
 	"lifezero/neteval"
@@ -136,5 +137,20 @@ func loadSolveRanker(cfg *evaluate.SolveConfig, dir string) error {
 		return err
 	}
 	cfg.Ranker, cfg.RankerName = r, "tsumego"
+	return nil
+}
+
+// loadPortfolioRanker sets cfg's portfolio to alternate between its
+// ranker and the tsumego model in dir, named in proofs' settings by the
+// directory's name.
+func loadPortfolioRanker(cfg *evaluate.SolveConfig, dir string) error {
+	r, _, err := tsumego.LoadRanker(dir)
+	if err != nil {
+		return err
+	}
+	cfg.PortfolioRanker, cfg.PortfolioRankerName = r, filepath.Base(filepath.Clean(dir))
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 	return nil
 }

@@ -1,0 +1,97 @@
+package evaluate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"lifezero/game"
+	"lifezero/rzs"
+)
+
+// hashRanker scores moves by a hash of the position, the move and its salt:
+// two salts are two rankers that order the search differently, and neither
+// may change what the solver proves.
+type hashRanker struct{ salt uint64 }
+
+func (h hashRanker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
+	for i, m := range moves {
+		x := (pos.Hash() ^ uint64(m)*0x9e3779b97f4a7c15 ^ h.salt*0x94d049bb133111eb) * 0xbf58476d1ce4e5b9
+		scores[i] = 4 * float64(x>>40) / float64(1<<24)
+	}
+	return nil
+}
+
+// memberSettings is what tells two portfolio members' searches apart
+// besides their evaluators.
+func memberSettings(o rzs.Options) [4]float64 {
+	safety := 0.0
+	if o.Safety {
+		safety = 1
+	}
+	return [4]float64{o.DepthDiscount, o.FPUReduction, o.ProofBonus, safety}
+}
+
+func TestPortfolioMembersAlternateModels(t *testing.T) {
+	first, second := hashRanker{1}, hashRanker{2}
+	for _, n := range []int{2, 3, 4, 10} {
+		cfg := SolveConfig{Portfolio: n, Ranker: first, PortfolioRanker: second}.withDefaults()
+		base := cfg.options()
+		members, err := cfg.portfolioMembers(base)
+		if err != nil {
+			t.Fatalf("portfolio %d: %v", n, err)
+		}
+		settings, err := rzs.PortfolioMembers(base, (n+1)/2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(members) != n {
+			t.Fatalf("portfolio %d: %d members", n, len(members))
+		}
+		for k, m := range members {
+			learned, ok := m.Evaluator.(rzs.Learned)
+			want := rzs.MoveRanker(first)
+			if k%2 == 1 {
+				want = second
+			}
+			if !ok || learned.Ranker != want || learned.Base != cfg.baseEvaluator() {
+				t.Errorf("portfolio %d: member %d searches with %#v, want the base reweighted by %v", n, k, m.Evaluator, want)
+			}
+			if memberSettings(m) != memberSettings(settings[k/2]) {
+				t.Errorf("portfolio %d: member %d has settings %v, want setting %d's %v", n, k, memberSettings(m), k/2, memberSettings(settings[k/2]))
+			}
+		}
+	}
+	// One model: the members are rzs.PortfolioMembers' own.
+	cfg := SolveConfig{Portfolio: 3, Ranker: first}.withDefaults()
+	members, err := cfg.portfolioMembers(cfg.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < len(members); k++ {
+		if memberSettings(members[k]) == memberSettings(members[k-1]) || members[k].Evaluator != members[0].Evaluator {
+			t.Errorf("one model: member %d is %v with %#v", k, memberSettings(members[k]), members[k].Evaluator)
+		}
+	}
+}
+
+// TestSolvePortfolioTwoModels solves the hand-checked problems with a
+// portfolio whose members alternate between two rankers: every result is
+// the problem's, and a proof names the model of the member that found it.
+func TestSolvePortfolioTwoModels(t *testing.T) {
+	cfg := SolveConfig{Budget: 2000, Portfolio: 4, Threads: 4, Ranker: hashRanker{1}, RankerName: "first-model",
+		PortfolioRanker: hashRanker{2}, PortfolioRankerName: "second-model"}
+	err := SolveProblems(context.Background(), solveTestTasks(t), cfg, func(s Solved) error {
+		r := s.Row
+		if want := solveTestWant[r.ID]; r.Result != want.result || r.FirstMove != want.move {
+			t.Errorf("%s: %s %q, want %s %q", r.ID, r.Result, r.FirstMove, want.result, want.move)
+		}
+		if !strings.HasSuffix(r.ProvedBy, " ranker=first-model") && !strings.HasSuffix(r.ProvedBy, " ranker=second-model") {
+			t.Errorf("%s: proved by %q, which names no model", r.ID, r.ProvedBy)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
