@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lifezero/evaluate"
 	gm "lifezero/game"
 	"lifezero/tsumego"
 )
@@ -191,12 +193,17 @@ stages:
     kind: tsumego-train
     inputs: [%[1]s]
     params: {folds: 2, iterations: 5}
-`, book)
+  both:
+    kind: solve
+    inputs: [%[2]s, "stage:first", "stage:plain"]
+    params: {budget: 2000, portfolio: 2, threads: 2}
+`, book, tinyDir(t))
 	if err := os.WriteFile(pipeline, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	work := filepath.Join(dir, "runs")
-	if code, out, errs := lifezero(t, "run", pipeline, "--workdir", work); code != 0 {
+	code, out, errs := lifezero(t, "run", pipeline, "--workdir", work)
+	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
 	_, first, err := tsumego.LoadRanker(filepath.Join(work, "first"))
@@ -210,13 +217,45 @@ stages:
 	if first.ProofSamples == 0 || again.ProofSamples != first.ProofSamples {
 		t.Errorf("stage:first's %d proof samples, fitted again: %d", first.ProofSamples, again.ProofSamples)
 	}
+	// Two models given to a solve stage alternate among its portfolio's
+	// members (the solve-results dataset does not keep which member
+	// proved a problem: the log says which model orders which members).
+	if !strings.Contains(errs, `model=first as="features model"`) || !strings.Contains(errs, `model=plain as="the portfolio's second model"`) {
+		t.Errorf("stage both's log does not name both models:\n%s", errs)
+	}
+	rows, _, err := evaluate.ReadSolveResults(context.Background(), filepath.Join(work, "both"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Errorf("stage both: %d rows, want 3", len(rows))
+	}
+	for _, r := range rows {
+		if agrees, known := r.Agrees(); known && !agrees {
+			t.Errorf("stage both: %s: %s against the winner %s", r.ID, r.Result, r.Winner)
+		}
+	}
 
 	bad := strings.Replace(text, `"stage:first"`, `"stage:plain"`, 1)
 	if err := os.WriteFile(pipeline, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := lifezero(t, "run", pipeline, "--workdir", work)
+	code, _, errs = lifezero(t, "run", pipeline, "--workdir", work)
 	if code == 0 || !strings.Contains(errs, "input stage:plain: its model was fitted without proof-labelled positions") {
 		t.Errorf("a model without samples as input: exit %d: %s", code, errs)
+	}
+	for _, tt := range []struct{ from, to, want string }{
+		{`{budget: 2000, portfolio: 2, threads: 2}`, `{budget: 2000}`,
+			`input stage:plain: portfolio_features_model: a second model alternates with the first`},
+		{`"stage:first", "stage:plain"]`, `"stage:first", "stage:plain", "stage:again"]`,
+			`input stage:again: a third "tsumego-model" input`},
+	} {
+		if err := os.WriteFile(pipeline, []byte(strings.Replace(text, tt.from, tt.to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := lifezero(t, "run", pipeline, "--workdir", work)
+		if code == 0 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%s: exit %d, want an error with %q: %s", tt.to, code, tt.want, errs)
+		}
 	}
 }

@@ -19,7 +19,7 @@ func solveKind() pipelines.Kind {
 		Doc: "Solves the L&D problems of its path inputs (problem directories or .json/.sgf files) by " +
 			"relevance-zone based search, ordered by the newest network input (a train stage) when there is " +
 			"one and by the evaluator param otherwise, its move priors reweighted by a tsumego-train input " +
-			"when there is one, and writes a solve-results dataset (per problem: result from the " +
+			"when there is one (with two and a portfolio, the members alternate between them), and writes a solve-results dataset (per problem: result from the " +
 			"living side's view, first move, nodes, seconds, RZ size, TT and table hits, settings, the " +
 			"papers' node counts) with a report section: per problem set a table beside the papers' " +
 			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
@@ -39,15 +39,19 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 	if err != nil {
 		return err
 	}
-	paths, netIn, rankerIn, err := splitSolveInputs(env.Inputs)
+	paths, netIn, rankersIn, err := splitSolveInputs(env.Inputs)
 	if err != nil {
 		return err
 	}
-	if rankerIn != nil {
-		if err := loadSolveRanker(&cfg, rankerIn.Path); err != nil {
-			return fmt.Errorf("input stage:%s: %w", rankerIn.Stage, err)
+	for i, in := range rankersIn {
+		load, role := loadSolveRanker, "features model"
+		if i == 1 {
+			load, role = loadPortfolioRanker, "the portfolio's second model"
 		}
-		env.Log.Info("priors from a tsumego model", "model", rankerIn.Stage)
+		if err := load(&cfg, in.Path); err != nil {
+			return fmt.Errorf("input stage:%s: %w", in.Stage, err)
+		}
+		env.Log.Info("priors from a tsumego model", "model", in.Stage, "as", role)
 	}
 	if netIn != nil {
 		file, _, err := train.NetworkPath(netIn.Path)
@@ -95,23 +99,28 @@ func solveInputs(inputs []pipelines.Input) error {
 }
 
 // splitSolveInputs returns the problem paths, the newest network input and
-// the newest tsumego model input (nil when there is none); any other stage
-// input is an error.
-func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn, rankerIn *pipelines.InputRef, err error) {
+// the tsumego model inputs in the order listed: none, one (the features
+// model), or two (the second alternates with the first among a
+// portfolio's members). Any other stage input, or a third model, is an
+// error.
+func splitSolveInputs(inputs []pipelines.InputRef) (paths []string, netIn *pipelines.InputRef, rankersIn []*pipelines.InputRef, err error) {
 	for i, in := range inputs {
 		switch {
 		case in.Stage == "":
 			paths = append(paths, in.Path)
 		case in.Kind() == train.NetworkKind:
 			netIn = newerInput(netIn, &inputs[i])
+		case in.Kind() == tsumegoModelKind && len(rankersIn) < 2:
+			rankersIn = append(rankersIn, &inputs[i])
 		case in.Kind() == tsumegoModelKind:
-			rankerIn = newerInput(rankerIn, &inputs[i])
+			return nil, nil, nil, fmt.Errorf("input stage:%s: a third %q input; solve reads at most two (the features model, and the portfolio's second model)",
+				in.Stage, tsumegoModelKind)
 		default:
 			return nil, nil, nil, fmt.Errorf("input stage:%s is a %q dataset; solve reads problem paths, %q and %q stages",
 				in.Stage, in.Kind(), train.NetworkKind, tsumegoModelKind)
 		}
 	}
-	return paths, netIn, rankerIn, nil
+	return paths, netIn, rankersIn, nil
 }
 
 // loadSolveNet sets cfg to search with the network weights file, read in
