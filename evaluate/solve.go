@@ -40,6 +40,9 @@ const (
 	EvaluatorLDB     = "ldb"
 	EvaluatorLDProbe = "ld-probe"
 	EvaluatorLDVital = "ld-vital"
+	// EvaluatorLDBShapes is ldb counting the eyes of small enclosed eye
+	// spaces by their shape (rzs.LD.Shapes).
+	EvaluatorLDBShapes = "ldb-shapes"
 )
 
 // DefaultEvaluator is the evaluator of a SolveConfig that names none: the
@@ -117,7 +120,8 @@ type SolveConfig struct {
 	// Ranker, when set, reweights the evaluator's move priors by a learned
 	// move ranker (rzs.Learned; for example a model of package tsumego,
 	// loaded by the caller); RankerName names it in the results, which
-	// record the evaluator as "<evaluator>+<RankerName>".
+	// record the evaluator as "<evaluator>+<RankerName>" (with
+	// PortfolioRanker, "<evaluator>+<RankerName>/<PortfolioRankerName>").
 	Ranker     rzs.MoveRanker
 	RankerName string
 	// PortfolioRanker, when set with Ranker and a portfolio, is a second
@@ -269,13 +273,16 @@ func (c SolveConfig) recordedEvaluator() string {
 	if name == "" {
 		name = "ranker"
 	}
+	if c.PortfolioRanker != nil {
+		name += "/" + c.memberRankerName(1)
+	}
 	return c.Evaluator + "+" + name
 }
 
 // EvaluatorNames lists the built-in evaluators' names.
 func EvaluatorNames() []string {
 	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass,
-		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital}
+		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital, EvaluatorLDBShapes}
 }
 
 // builtinEvaluator returns the built-in evaluator of a name, nil if none.
@@ -297,6 +304,10 @@ func builtinEvaluator(name string) rzs.Evaluator {
 		return rzs.LD{Probe: true}
 	case EvaluatorLDVital:
 		return rzs.LD{Benson: true}
+	case EvaluatorLDBShapes:
+		ld := rzs.LDB()
+		ld.Shapes = true
+		return ld
 	}
 	return nil
 }

@@ -89,6 +89,9 @@ func TestSolvePortfolioTwoModels(t *testing.T) {
 		if !strings.HasSuffix(r.ProvedBy, " ranker=first-model") && !strings.HasSuffix(r.ProvedBy, " ranker=second-model") {
 			t.Errorf("%s: proved by %q, which names no model", r.ID, r.ProvedBy)
 		}
+		if r.Evaluator != "ldb+first-model/second-model" {
+			t.Errorf("%s: evaluator recorded as %q", r.ID, r.Evaluator)
+		}
 		return nil
 	})
 	if err != nil {

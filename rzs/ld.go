@@ -50,6 +50,12 @@ type LD struct {
 	// and multiplies the prior of those that push it further from
 	// unconditional life by 1 + DistPrior per point.
 	ProbeKiller bool
+	// Shapes counts the eyes of a small enclosed part of the eye space by
+	// its shape (see enclosedShape): two for most, one for the square
+	// four, and one or two for a killable shape by whose turn it is,
+	// where the size alone counts one eye for three points and one and a
+	// half for four to six, whoever moves.
+	Shapes bool
 }
 
 // LDB returns the LD evaluator guided towards unconditional life, the
@@ -157,6 +163,7 @@ type ldScratch struct {
 	vital     [game.MaxCells]game.Point // each part's point with most neighbours in it
 	degree    [game.MaxCells]int8       // the vital point's neighbours in the part
 	eyes      float64                   // eyes the parts are worth, summed in part order
+	killable  bool                      // a part makes one more eye if the living side moves first (Shapes)
 	cfg       LD                        // the evaluator's settings
 	next      game.Position             // playNear's scratch position (a board alone)
 	// The targets' regions in the evaluated position (see regions), with
@@ -249,8 +256,9 @@ func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
 	for i := 0; i < pos.Cells(); i++ {
 		ld.part[i] = -1
 	}
-	ld.eyes = 0
+	ld.eyes, ld.killable = 0, false
 	var stack [game.MaxCells]game.Point // each point is pushed once
+	var pts [maxShape + 1]game.Point    // a part's first points, for its shape
 	parts := int16(0)
 	for i := 0; i < pos.Cells(); i++ {
 		start := game.Point(i)
@@ -265,6 +273,9 @@ func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
 		for n := 1; n > 0; {
 			n--
 			p := stack[n]
+			if ep.size < len(pts) {
+				pts[ep.size] = p
+			}
 			ep.size++
 			deg := 0
 			for _, q := range pos.Neighbors(p) {
@@ -282,7 +293,14 @@ func (ld *ldScratch) splitSpace(pos *game.Position, living game.Color) {
 			}
 		}
 		ld.partSize[id], ld.vital[id], ld.degree[id] = int16(ep.size), ep.vital, int8(ep.degree)
-		ld.eyes += partEyes(pos, &ep, start, living)
+		eyes := partEyes(pos, &ep, start, living)
+		if ld.cfg.Shapes {
+			if shape := enclosedShape(pos, pts[:min(ep.size, len(pts))], &ld.part, id, living); shape.counted {
+				eyes = shape.base
+				ld.killable = ld.killable || shape.toMove
+			}
+		}
+		ld.eyes += eyes
 	}
 }
 
@@ -368,7 +386,11 @@ func (ld *ldScratch) value(pos *game.Position, living game.Color) float32 {
 	if !any {
 		return 0.05
 	}
-	x := 2*(min(ld.eyes, 3)-1.5) + 0.3*float64(min(minLibs, 6)-2)
+	eyes := ld.eyes
+	if ld.killable && pos.ToMove() == living {
+		eyes++ // the living side plays one killable shape's vital point
+	}
+	x := 2*(min(eyes, 3)-1.5) + 0.3*float64(min(minLibs, 6)-2)
 	if minLibs == 1 && pos.ToMove() != living {
 		x -= 2
 	}

@@ -234,6 +234,9 @@ stages:
 		if agrees, known := r.Agrees(); known && !agrees {
 			t.Errorf("stage both: %s: %s against the winner %s", r.ID, r.Result, r.Winner)
 		}
+		if r.Evaluator != "ldb+tsumego/plain" {
+			t.Errorf("stage both: %s: evaluator recorded as %q", r.ID, r.Evaluator)
+		}
 	}
 
 	bad := strings.Replace(text, `"stage:first"`, `"stage:plain"`, 1)

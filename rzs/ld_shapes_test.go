@@ -1,0 +1,84 @@
+package rzs
+
+import (
+	"strings"
+	"testing"
+
+	"lifezero/game"
+)
+
+// enclosedFixture encloses an eye shape (rows of '.', eye, and '@', wall)
+// in a crucial White wall one stone thick, the wall in a Black ring with
+// liberties outside it; the region is the eye space, so the fight is the
+// eye shape alone: the wall has no liberty outside.
+func enclosedFixture(shape []string, toMove game.Color) fixture {
+	w := 0
+	for _, r := range shape {
+		w = max(w, len(r))
+	}
+	n := max(w, len(shape)) + 6
+	rows := make([]string, n)
+	for y := range n {
+		var b strings.Builder
+		for x := range n {
+			sy, sx := y-3, x-3
+			switch {
+			case sy >= 0 && sy < len(shape) && sx >= 0 && sx < len(shape[sy]) && shape[sy][sx] == '.':
+				b.WriteByte('.')
+			case sy >= -1 && sy <= max(w, len(shape)) && sx >= -1 && sx <= max(w, len(shape)):
+				b.WriteByte('&') // the wall, outside the region
+			case sy >= -2 && sy <= max(w, len(shape))+1 && sx >= -2 && sx <= max(w, len(shape))+1:
+				b.WriteByte('x')
+			default:
+				b.WriteByte(',')
+			}
+		}
+		rows[y] = b.String()
+	}
+	return fixture{toMove: toMove, rows: rows}
+}
+
+// TestEnclosedShapes checks the eye count of the classic shapes against
+// the exhaustive reference solver: the wall around each lives exactly when
+// its eyes (two for most shapes, one for the square four, and one more for
+// a killable shape when White moves first) come to two.
+func TestEnclosedShapes(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		shape    []string
+		base     float64
+		killable bool
+	}{
+		{"straight three", []string{"..."}, 1, true},
+		{"bent three", []string{"..", ".@"}, 1, true},
+		{"straight four", []string{"...."}, 2, false},
+		{"bent four", []string{"...", ".@@"}, 2, false},
+		{"square four", []string{"..", ".."}, 1, false},
+		{"pyramid four", []string{"...", "@.@"}, 1, true},
+		{"crossed five", []string{"@.@", "...", "@.@"}, 1, true},
+		{"bulky five", []string{"...", "..@"}, 1, true},
+		{"straight five", []string{"....."}, 2, false},
+		{"rabbity six", []string{"@.@", "...", "..@"}, 1, true},
+		{"rectangular six", []string{"...", "..."}, 2, false},
+	} {
+		for _, toMove := range []game.Color{game.White, game.Black} {
+			pr := enclosedFixture(tt.shape, toMove).problem(t)
+			pos := pr.StartPosition()
+			var ld ldScratch
+			ld.cfg = LDB()
+			ld.cfg.Shapes = true
+			ld.read(pos, pr, game.White, true)
+			if ld.eyes != tt.base || ld.killable != tt.killable {
+				t.Errorf("%s, %v to move: %v eyes, killable %v; want %v, %v", tt.name, toMove, ld.eyes, ld.killable, tt.base, tt.killable)
+			}
+			lives := tt.base >= 2 || tt.killable && toMove == game.White
+			ref, err := NewReference(pr, 2_000_000).Solve(pos, pr.Crucial)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if (ref == Win) != lives {
+				t.Errorf("%s, %v to move: the reference says %v, the shape says lives %v\n%v", tt.name, toMove, ref, lives, pos)
+			}
+		}
+	}
+}
