@@ -40,9 +40,10 @@ const (
 	EvaluatorLDB     = "ldb"
 	EvaluatorLDProbe = "ld-probe"
 	EvaluatorLDVital = "ld-vital"
-	// EvaluatorLDBShapes is ldb counting the eyes of small enclosed eye
-	// spaces by their shape (rzs.LD.Shapes).
-	EvaluatorLDBShapes = "ldb-shapes"
+	// EvaluatorLDBNoShapes is ldb without counting the eyes of small
+	// enclosed eye spaces by their shape (rzs.LD.Shapes; an ablation, the
+	// ldb of sessions 1-21).
+	EvaluatorLDBNoShapes = "ldb-noshapes"
 )
 
 // DefaultEvaluator is the evaluator of a SolveConfig that names none: the
@@ -131,7 +132,10 @@ type SolveConfig struct {
 	// search with rzs.PortfolioMembers' setting j). Two models prove
 	// different problems at the same settings (docs/results/tsumego.md,
 	// sessions 20 and 22), and their mean proves neither's extra, so the
-	// diversity has to come from separate searches. PortfolioRankerName
+	// diversity has to come from separate searches; but under the
+	// papers' protocol a pair of two models proved fewer than a pair of
+	// two settings (session 22), so one model is the default.
+	// PortfolioRankerName
 	// names it in a proof's settings (Row.ProvedBy), as RankerName names
 	// Ranker there.
 	PortfolioRanker     rzs.MoveRanker
@@ -282,7 +286,7 @@ func (c SolveConfig) recordedEvaluator() string {
 // EvaluatorNames lists the built-in evaluators' names.
 func EvaluatorNames() []string {
 	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass,
-		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital, EvaluatorLDBShapes}
+		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital, EvaluatorLDBNoShapes}
 }
 
 // builtinEvaluator returns the built-in evaluator of a name, nil if none.
@@ -304,9 +308,9 @@ func builtinEvaluator(name string) rzs.Evaluator {
 		return rzs.LD{Probe: true}
 	case EvaluatorLDVital:
 		return rzs.LD{Benson: true}
-	case EvaluatorLDBShapes:
+	case EvaluatorLDBNoShapes:
 		ld := rzs.LDB()
-		ld.Shapes = true
+		ld.Shapes = false
 		return ld
 	}
 	return nil
@@ -371,7 +375,11 @@ func (c SolveConfig) Validate() error {
 	}
 	if c.Portfolio > 1 {
 		if _, err := rzs.PortfolioMembers(c.options(), c.portfolioSettings()); err != nil {
-			return &SolveConfigError{"portfolio", err.Error()}
+			msg := err.Error()
+			if c.PortfolioRanker != nil {
+				msg = fmt.Sprintf("%d members of two models in pairs need %s", c.Portfolio, msg)
+			}
+			return &SolveConfigError{"portfolio", msg}
 		}
 	}
 	return nil

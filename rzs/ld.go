@@ -60,12 +60,15 @@ type LD struct {
 
 // LDB returns the LD evaluator guided towards unconditional life, the
 // solver's strongest built-in evaluator: the win-in-one probe, the vital
-// regions, the distance to Benson life for both sides' moves. Its weights
-// were chosen from two settings by the count of cho19-dev problems solved
+// regions, the distance to Benson life for both sides' moves, and the eyes
+// of small enclosed eye spaces counted by their shape. Its weights were
+// chosen from two settings by the count of cho19-dev problems solved
 // within 100,000 nodes (docs/results/rzs.md), never from a problem's
-// answer.
+// answer; the shapes are the textbook's, checked against the reference
+// solver, and were kept for the counts proven at 500,000 nodes
+// (docs/results/tsumego.md, session 22).
 func LDB() LD {
-	return LD{Benson: true, Distance: true, ProbeKiller: true}
+	return LD{Benson: true, Distance: true, ProbeKiller: true, Shapes: true}
 }
 
 // distPrior is DistPrior or its default.

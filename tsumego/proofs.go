@@ -23,7 +23,7 @@ type ProofConfig struct {
 	// PerProblem caps the samples taken from one problem's proofs (0: 12),
 	// shallowest first, so that a few long proofs do not outweigh the book.
 	PerProblem int
-	// Evaluator orders the proving searches (nil: rzs.LDB()). It is called
+	// Evaluator orders the proving searches (nil: TrainingEvaluator()). It is called
 	// from Workers goroutines at once.
 	Evaluator rzs.Evaluator
 	// Workers is how many problems are proved at once (0: 1).
@@ -31,6 +31,18 @@ type ProofConfig struct {
 	// CriticalBudget is the node budget of the check that keeps a label
 	// only where the side to move must act (0: Budget; see critical).
 	CriticalBudget int
+}
+
+// TrainingEvaluator is the evaluator that orders the proving searches of
+// training: ldb without the eye shapes (rzs.LD.Shapes), as every model
+// measured in docs/results/tsumego.md was trained. The shapes change the
+// value and so which proofs a search of a fixed budget finds; keeping the
+// training's evaluator keeps a model retrained from the same data the
+// model measured.
+func TrainingEvaluator() rzs.Evaluator {
+	ld := rzs.LDB()
+	ld.Shapes = false
+	return ld
 }
 
 func (c *ProofConfig) defaults() {
@@ -44,7 +56,7 @@ func (c *ProofConfig) defaults() {
 		c.PerProblem = 12
 	}
 	if c.Evaluator == nil {
-		c.Evaluator = rzs.LDB()
+		c.Evaluator = TrainingEvaluator()
 	}
 	c.Workers = max(c.Workers, 1)
 	if c.CriticalBudget <= 0 {

@@ -70,7 +70,7 @@ func cmdTsumego(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return fmt.Errorf("--proof-model: %w", err)
 		}
-		order = rzs.Learned{Base: rzs.LDB(), Ranker: r}
+		order = rzs.Learned{Base: tsumego.TrainingEvaluator(), Ranker: r}
 	}
 	src := extraSources{order: order}
 	for _, path := range f.samplesFrom {
