@@ -309,9 +309,7 @@ func builtinEvaluator(name string) rzs.Evaluator {
 	case EvaluatorLDVital:
 		return rzs.LD{Benson: true}
 	case EvaluatorLDBNoShapes:
-		ld := rzs.LDB()
-		ld.Shapes = false
-		return ld
+		return rzs.LDBNoShapes()
 	}
 	return nil
 }

@@ -71,6 +71,14 @@ func LDB() LD {
 	return LD{Benson: true, Distance: true, ProbeKiller: true, Shapes: true}
 }
 
+// LDBNoShapes is LDB without the eye shapes: the ldb of sessions 1-21,
+// an ablation, and the evaluator the tsumego models' proofs were found by.
+func LDBNoShapes() LD {
+	ld := LDB()
+	ld.Shapes = false
+	return ld
+}
+
 // distPrior is DistPrior or its default.
 func (l LD) distPrior() float32 {
 	if l.DistPrior > 0 {

@@ -39,11 +39,7 @@ type ProofConfig struct {
 // value and so which proofs a search of a fixed budget finds; keeping the
 // training's evaluator keeps a model retrained from the same data the
 // model measured.
-func TrainingEvaluator() rzs.Evaluator {
-	ld := rzs.LDB()
-	ld.Shapes = false
-	return ld
-}
+func TrainingEvaluator() rzs.Evaluator { return rzs.LDBNoShapes() }
 
 func (c *ProofConfig) defaults() {
 	if c.Budget <= 0 {
