@@ -33,13 +33,19 @@ func (c *KillAllConfig) defaults() {
 	if c.Size <= 0 {
 		c.Size = 7
 	}
-	if c.MinMoves <= 0 {
-		c.MinMoves = 16
-	}
-	if c.MaxMoves < c.MinMoves {
-		c.MaxMoves = max(28, c.MinMoves)
-	}
+	moveRange(&c.MinMoves, &c.MaxMoves, 16, 28)
 	c.Proof.defaults()
+}
+
+// moveRange fills in a drawn position's range of moves: lo for a minimum
+// not given, and hi (or the minimum, if larger) for a maximum below it.
+func moveRange(minMoves, maxMoves *int, lo, hi int) {
+	if *minMoves <= 0 {
+		*minMoves = lo
+	}
+	if *maxMoves < *minMoves {
+		*maxMoves = max(hi, *minMoves)
+	}
 }
 
 // KillAllName is the From of KillAllSamples' samples: they come from no

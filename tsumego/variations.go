@@ -25,12 +25,7 @@ type VariationConfig struct {
 }
 
 func (c *VariationConfig) defaults() {
-	if c.MinMoves <= 0 {
-		c.MinMoves = 1
-	}
-	if c.MaxMoves < c.MinMoves {
-		c.MaxMoves = max(3, c.MinMoves)
-	}
+	moveRange(&c.MinMoves, &c.MaxMoves, 1, 3)
 	c.Proof.defaults()
 }
 
