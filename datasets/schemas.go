@@ -104,8 +104,9 @@ func RZPatternsSchema() *arrow.Schema {
 }
 
 // SolveResultsSchema is the schema of a solve-results dataset (package
-// evaluate, kind "solve-results", version 1): one row per solved problem,
-// the fields of evaluate.SolveRow.
+// evaluate, kind "solve-results", version 2): one row per solved problem,
+// the fields of evaluate.SolveRow. Version 2 added search, proved_by and
+// reason, which say how each result was reached.
 func SolveResultsSchema() *arrow.Schema {
 	str, i32, i64 := arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64
 	boolean := arrow.FixedWidthTypes.Boolean
@@ -133,6 +134,9 @@ func SolveResultsSchema() *arrow.Schema {
 		{Name: "evaluator", Type: str},
 		{Name: "paper_nodes", Type: str},
 		{Name: "rzt_paper", Type: str},
+		{Name: "search", Type: str},
+		{Name: "proved_by", Type: str},
+		{Name: "reason", Type: str},
 	}, nil)
 }
 

@@ -19,7 +19,7 @@ import (
 // The solve-results dataset kind: one row per solved L&D problem.
 const (
 	SolveResultsKind          = "solve-results"
-	SolveResultsSchemaVersion = 1
+	SolveResultsSchemaVersion = 2
 )
 
 // The values of SolveRow.Result: the living side's view, as rzs.Status
@@ -56,15 +56,13 @@ type SolveRow struct {
 	TableHits int64
 	Aborted   bool // stopped by the timeout or the memory bound
 	// Reason says why an unproven solve stopped early when the solver
-	// gives one ("memory bound 4GiB reached"); not a dataset column.
+	// gives one ("memory bound 4GiB reached").
 	Reason string
 	// ProvedBy names the settings of the portfolio member whose proof
-	// this is (SolveConfig.Portfolio), "" without a portfolio or a proof;
-	// not a dataset column.
+	// this is (SolveConfig.Portfolio), "" without a portfolio or a proof.
 	ProvedBy string
 	// Search names the settings that order the search and the judge's
-	// safety (searchSettings), so that a result says how it was reached;
-	// not a dataset column (the solve stage's params record them).
+	// safety (searchSettings), so that a result says how it was reached.
 	Search    string
 	Algo      string
 	RZ, TT    bool
@@ -224,6 +222,9 @@ var solveColumns = []solveColumn{
 	strCol("evaluator", func(r *SolveRow) *string { return &r.Evaluator }),
 	strCol("paper_nodes", func(r *SolveRow) *string { return &r.PaperNodes }),
 	strCol("rzt_paper", func(r *SolveRow) *string { return &r.RZTPaper }),
+	strCol("search", func(r *SolveRow) *string { return &r.Search }),
+	strCol("proved_by", func(r *SolveRow) *string { return &r.ProvedBy }),
+	strCol("reason", func(r *SolveRow) *string { return &r.Reason }),
 }
 
 // WriteSolveResults writes rows as a solve-results dataset into outDir with

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -193,7 +194,9 @@ func setMarkdown(outDir, set, slug string, rows []SolveRow) (string, error) {
 		}
 		fmt.Fprintf(&b, "\nSolved in the papers (same problems): %s.\n", strings.Join(parts, ", "))
 	}
-	b.WriteString("\n" + MarkdownTable(solveTableHeader(keys), solveTableRows(rows, keys)))
+	b.WriteString(searchLine(rows))
+	portfolio := slices.ContainsFunc(rows, func(r SolveRow) bool { return r.ProvedBy != "" })
+	b.WriteString("\n" + MarkdownTable(solveTableHeader(keys, portfolio), solveTableRows(rows, keys, portfolio)))
 	if disagree := disagreements(rows); disagree != "" {
 		b.WriteString("\n**Disagrees with the file's winner:** " + disagree + ".\n")
 	}
@@ -236,15 +239,48 @@ func solvedCounts(rows []SolveRow, keys []string) setCounts {
 	return c
 }
 
-func solveTableHeader(keys []string) []string {
+// searchLine names the search settings the set's results were reached
+// with (SolveRow.Search), each with its count of problems when they differ.
+func searchLine(rows []SolveRow) string {
+	count := map[string]int{}
+	var order []string
+	for i := range rows {
+		s := rows[i].Search
+		if s == "" {
+			continue
+		}
+		if count[s] == 0 {
+			order = append(order, s)
+		}
+		count[s]++
+	}
+	switch len(order) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("\nSearch settings: `%s`.\n", order[0])
+	}
+	parts := make([]string, len(order))
+	for i, s := range order {
+		parts[i] = fmt.Sprintf("`%s` (%d)", s, count[s])
+	}
+	return fmt.Sprintf("\nSearch settings: %s.\n", strings.Join(parts, ", "))
+}
+
+// solveTableHeader is the per-problem table's header; a portfolio's table
+// (some row has ProvedBy) says which member proved each problem.
+func solveTableHeader(keys []string, portfolio bool) []string {
 	h := []string{"id", "to play", "result", "agrees", "first move", "book move", "nodes", "seconds", "RZ size", "TT hits"}
+	if portfolio {
+		h = append(h, "proved by")
+	}
 	for _, k := range keys {
 		h = append(h, "paper "+k)
 	}
 	return h
 }
 
-func solveTableRows(rows []SolveRow, keys []string) [][]string {
+func solveTableRows(rows []SolveRow, keys []string, portfolio bool) [][]string {
 	table := make([][]string, len(rows))
 	for i := range rows {
 		r := &rows[i]
@@ -257,11 +293,17 @@ func solveTableRows(rows []SolveRow, keys []string) [][]string {
 			rz = strconv.Itoa(int(r.RZSize))
 		}
 		result := r.Result
-		if r.Aborted {
+		switch {
+		case r.Reason != "":
+			result += " (" + r.Reason + ")"
+		case r.Aborted:
 			result += " (timeout)"
 		}
 		row := []string{r.ID, r.ToPlay, result, agrees, orDash(r.FirstMove), orDash(r.Answer),
 			strconv.FormatInt(r.Nodes, 10), strconv.FormatFloat(r.Seconds, 'f', 2, 64), rz, strconv.FormatInt(r.TTHits, 10)}
+		if portfolio {
+			row = append(row, orDash(r.ProvedBy))
+		}
 		paper := r.Paper()
 		for _, k := range keys {
 			row = append(row, orDash(paper[k]))

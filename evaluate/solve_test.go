@@ -245,13 +245,16 @@ func TestSolveResultsRoundTrip(t *testing.T) {
 		{ID: "01", Set: "killall7x7", Source: "killall7x7/01.json", Size: 7, ToPlay: "B", Living: "W", Winner: "W",
 			Result: ResultWin, FirstMove: PassMove, Nodes: 180231, Seconds: 12.5, RZSize: 21, TTHits: 99, TableHits: 7,
 			Algo: AlgoMCTS, RZ: true, TT: true, Budget: 500000, Evaluator: EvaluatorHeuristic,
-			PaperNodes: `{"ftl":"76780","ftl_rzs":"325","no_rzs":"-","rzs":"255314"}`, RZTPaper: `{"sims_with_rzt":"277"}`},
+			PaperNodes: `{"ftl":"76780","ftl_rzs":"325","no_rzs":"-","rzs":"255314"}`, RZTPaper: `{"sims_with_rzt":"277"}`,
+			Search: "depth_discount=0.9 safety=true", ProvedBy: "fpu_reduction=0"},
 		{ID: "02", Set: "killall7x7", Source: "killall7x7/02.json", Size: 7, ToPlay: "W", Living: "W", Winner: "W",
 			Result: ResultUnknown, Nodes: 500000, Seconds: 30.25, Aborted: true, Algo: AlgoMCTS, RZ: true, TT: true,
-			Budget: 500000, Evaluator: EvaluatorHeuristic, PaperNodes: `{"ftl":"428239","ftl_rzs":"4958","no_rzs":"-","rzs":"204355"}`},
+			Budget: 500000, Evaluator: EvaluatorHeuristic, PaperNodes: `{"ftl":"428239","ftl_rzs":"4958","no_rzs":"-","rzs":"204355"}`,
+			Search: "depth_discount=0.9 safety=true", Reason: "memory bound 4GiB reached"},
 		{ID: "003", Set: "cho19-dev", Source: "cho19-dev/003.json", Size: 19, ToPlay: "B", Living: "B", Winner: "B",
 			Result: ResultLoss, FirstMove: "pr", Answer: "pr", Nodes: 9000, Seconds: 1, Algo: AlgoDFS, Budget: 20000,
-			Evaluator: EvaluatorUniform, PaperNodes: `{"elf":"-","elf_rz":"40002","ftl":"-","ftl_rz":"9375","t_exp":"-"}`},
+			Evaluator: EvaluatorUniform, PaperNodes: `{"elf":"-","elf_rz":"40002","ftl":"-","ftl_rz":"9375","t_exp":"-"}`,
+			Search: "dfs"},
 		{ID: "x1", Set: "hard/set", Source: "hard/set/x1.sgf", Size: 9, ToPlay: "W", Living: "B", Result: ResultWin,
 			FirstMove: "ee", Nodes: 5, Seconds: 0.5, RZSize: 3, Algo: AlgoMCTS, Budget: 100, Evaluator: EvaluatorHeuristic,
 			PaperNodes: `{"rzs":"-"}`},
@@ -283,8 +286,10 @@ func TestSolveResultsRoundTrip(t *testing.T) {
 		"### killall7x7", "### cho19-dev", "| problems | solved |", "| 2 | 1 | 1 | 0 | 1 | 1 | 0 |",
 		"Solved in the papers (same problems): no_rzs 0, rzs 2, ftl 2, ftl_rzs 2.",
 		"| paper no_rzs | paper rzs | paper ftl | paper ftl_rzs |", "| paper elf | paper elf_rz | paper ftl | paper ftl_rz | paper t_exp |",
-		"| 01 | B | win | yes | tt | - | 180231 | 12.50 | 21 | 99 | - | 255314 | 76780 | 325 |",
-		"| 02 | W | unknown (timeout) | - | - | - | 500000 |",
+		"| 01 | B | win | yes | tt | - | 180231 | 12.50 | 21 | 99 | fpu_reduction=0 | - | 255314 | 76780 | 325 |",
+		"| id | to play | result | agrees | first move | book move | nodes | seconds | RZ size | TT hits | proved by |",
+		"Search settings: `depth_discount=0.9 safety=true`.", "Search settings: `dfs`.",
+		"| 02 | W | unknown (memory bound 4GiB reached) | - | - | - | 500000 |",
 		"| 003 | B | loss | **no** | pr | pr |", "003 (loss, file: B wins)",
 		"(solve-nodes-killall7x7.png)", "(solve-solved-killall7x7.png)", "(solve-solved-cho19-dev.png)",
 		"### hard/set", "| x1 | W | win | - | ee | - | 5 | 0.50 | 3 |",
@@ -309,6 +314,39 @@ func TestSolveResultsRoundTrip(t *testing.T) {
 	}
 	if sec, err := ReadSection(dir); err != nil || len(sec.Images) != 2 || strings.Contains(sec.Markdown, "killall7x7") {
 		t.Errorf("rewritten section: %v %+v", err, sec)
+	}
+}
+
+// TestSolveTableResult: the result column says why an unproven solve
+// stopped (the solver's reason, else the timeout), and a portfolio's table
+// names the member that proved each problem.
+func TestSolveTableResult(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		row       SolveRow
+		portfolio bool
+		want      []string
+	}{
+		{"proven", SolveRow{ID: "a", Result: ResultWin, Nodes: 5}, false,
+			[]string{"a", "", "win", "-", "-", "-", "5", "0.00", "0", "0"}},
+		{"timeout", SolveRow{ID: "b", Result: ResultUnknown, Aborted: true}, false,
+			[]string{"b", "", "unknown (timeout)", "-", "-", "-", "0", "0.00", "-", "0"}},
+		{"memory bound", SolveRow{ID: "c", Result: ResultUnknown, Aborted: true, Reason: "memory bound 4GiB reached"}, false,
+			[]string{"c", "", "unknown (memory bound 4GiB reached)", "-", "-", "-", "0", "0.00", "-", "0"}},
+		{"portfolio proof", SolveRow{ID: "d", Result: ResultWin, ProvedBy: "fpu_reduction=0"}, true,
+			[]string{"d", "", "win", "-", "-", "-", "0", "0.00", "0", "0", "fpu_reduction=0"}},
+		{"portfolio, unproven", SolveRow{ID: "e", Result: ResultUnknown}, true,
+			[]string{"e", "", "unknown", "-", "-", "-", "0", "0.00", "-", "0", "-"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := solveTableRows([]SolveRow{tc.row}, nil, tc.portfolio)[0]
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("row %q, want %q", got, tc.want)
+			}
+			if h := solveTableHeader(nil, tc.portfolio); len(h) != len(got) {
+				t.Errorf("header has %d columns, the row %d", len(h), len(got))
+			}
+		})
 	}
 }
 

@@ -144,13 +144,14 @@ func TestSolveSGFAndDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != len(tinyProblems) || m.Kind != "solve-results" || m.SchemaVersion != 1 {
+	if len(rows) != len(tinyProblems) || m.Kind != "solve-results" || m.SchemaVersion != evaluate.SolveResultsSchemaVersion {
 		t.Fatalf("%d rows, manifest %+v", len(rows), m)
 	}
 	for i, r := range rows {
 		p := tinyProblems[i]
 		if r.Result != p.result || r.FirstMove != p.move || r.Set != "tiny" || r.Size != 5 || r.Budget != 5000 ||
-			r.Algo != "mcts" || !r.RZ || !r.TT || r.Evaluator != evaluate.DefaultEvaluator || r.Nodes <= 0 {
+			r.Algo != "mcts" || !r.RZ || !r.TT || r.Evaluator != evaluate.DefaultEvaluator || r.Nodes <= 0 ||
+			!strings.Contains(r.Search, "safety=false") {
 			t.Errorf("row %d: %+v", i, r)
 		}
 	}

@@ -56,7 +56,7 @@ func rztKind() pipelines.Kind {
 			"traffic also replayed through the linear and no-timestamp settings, and reports paper 000's Tables III/IV " +
 			"(simulations, entries, lookups, hits, comparisons, cost) beside the paper's figures and its Fig. 4 (traversal " +
 			"cost of LR-NT, LR-TS, TR-NT, TR-TS per problem).",
-		Version:     1,
+		Version:     2, // 2: the ldb evaluator counts eye shapes (session 22)
 		Params:      defaultRZTOptions(),
 		CheckInputs: pathInputs,
 		Run:         runRZT,

@@ -23,7 +23,10 @@ func solveKind() pipelines.Kind {
 			"living side's view, first move, nodes, seconds, RZ size, TT and table hits, settings, the " +
 			"papers' node counts) with a report section: per problem set a table beside the papers' " +
 			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
-		Version:     1,
+		// 2: the ldb evaluator counts eye shapes (session 22), and the
+		// dataset records each result's search settings, proving member
+		// and reason (schema version 2).
+		Version:     2,
 		Params:      defaultSolveOptions(),
 		CheckInputs: solveInputs,
 		Run:         runSolve,
