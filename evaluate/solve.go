@@ -140,6 +140,13 @@ type SolveConfig struct {
 	// Ranker there.
 	PortfolioRanker     rzs.MoveRanker
 	PortfolioRankerName string
+	// PortfolioEvaluator, when set with a portfolio and no network, is the
+	// built-in evaluator of every member after the first (reweighted by
+	// the member's model as the first member's is): a second evaluator
+	// gives the members searches that differ in more than their settings.
+	// Proofs name it in their settings (Row.ProvedBy), and the results
+	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>".
+	PortfolioEvaluator string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
 	// compete for the CPUs.
@@ -270,8 +277,12 @@ const (
 
 // recordedEvaluator is the evaluator as the results name it.
 func (c SolveConfig) recordedEvaluator() string {
+	ev := c.Evaluator
+	if c.PortfolioEvaluator != "" {
+		ev += "/" + c.PortfolioEvaluator
+	}
 	if c.Ranker == nil {
-		return c.Evaluator
+		return ev
 	}
 	name := c.RankerName
 	if name == "" {
@@ -280,7 +291,7 @@ func (c SolveConfig) recordedEvaluator() string {
 	if c.PortfolioRanker != nil {
 		name += "/" + c.memberRankerName(1)
 	}
-	return c.Evaluator + "+" + name
+	return ev + "+" + name
 }
 
 // EvaluatorNames lists the built-in evaluators' names.
@@ -360,6 +371,9 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
 	case c.PortfolioShare && c.RZT == RZTNone:
 		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
+	case c.PortfolioEvaluator != "" && (c.Portfolio < 2 || c.Net != nil || builtinEvaluator(c.PortfolioEvaluator) == nil):
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: the evaluator of a portfolio's members after the first is one of %s, with a portfolio of 2 or more (portfolio is %d) and no network",
+			c.PortfolioEvaluator, strings.Join(EvaluatorNames(), ", "), c.Portfolio)}
 	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
 		return &SolveConfigError{"portfolio_features_model", fmt.Sprintf("a second model alternates with the first among a portfolio's members: needs a features model and a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.Portfolio > 1 && c.Batch > 1:

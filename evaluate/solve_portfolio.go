@@ -51,6 +51,9 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 		return res, tables[0], "", nil
 	}
 	settings := searchSettings(AlgoMCTS, members[winner])
+	if c.PortfolioEvaluator != "" {
+		settings += " evaluator=" + c.memberEvaluatorName(winner)
+	}
 	if c.PortfolioRanker != nil {
 		settings += " ranker=" + c.memberRankerName(winner)
 	}
@@ -63,17 +66,45 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 // reweighting its priors by the second model.
 func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	settings, err := rzs.PortfolioMembers(base, c.portfolioSettings())
-	if err != nil || c.PortfolioRanker == nil {
+	if err != nil || (c.PortfolioRanker == nil && c.PortfolioEvaluator == "") {
 		return settings, err
 	}
 	members := make([]rzs.Options, c.Portfolio)
 	for k := range members {
-		members[k] = settings[k/2]
-		if k%2 == 1 {
-			members[k].Evaluator = withRanker(c.baseEvaluator(), c.PortfolioRanker)
+		if c.PortfolioRanker != nil {
+			members[k] = settings[k/2]
+		} else {
+			members[k] = settings[k]
 		}
+		members[k].Evaluator = withRanker(c.memberBase(k), c.memberRanker(k))
 	}
 	return members, nil
+}
+
+// memberBase is the evaluator member k's model reweights: the second
+// evaluator after the first member (PortfolioEvaluator), else the base.
+func (c SolveConfig) memberBase(k int) rzs.Evaluator {
+	if k > 0 && c.PortfolioEvaluator != "" {
+		return builtinEvaluator(c.PortfolioEvaluator)
+	}
+	return c.baseEvaluator()
+}
+
+// memberRanker is member k's model: the second one at odd members when two
+// alternate (PortfolioRanker), else the first.
+func (c SolveConfig) memberRanker(k int) rzs.MoveRanker {
+	if k%2 == 1 && c.PortfolioRanker != nil {
+		return c.PortfolioRanker
+	}
+	return c.Ranker
+}
+
+// memberEvaluatorName names member k's built-in evaluator.
+func (c SolveConfig) memberEvaluatorName(k int) string {
+	if k > 0 && c.PortfolioEvaluator != "" {
+		return c.PortfolioEvaluator
+	}
+	return c.Evaluator
 }
 
 // memberRankerName names the model that ordered member k's search when two

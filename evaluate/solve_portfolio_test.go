@@ -98,3 +98,68 @@ func TestSolvePortfolioTwoModels(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPortfolioEvaluator: with a second evaluator, every member after the
+// first searches with it, reweighted by the member's model, under
+// rzs.PortfolioMembers' own settings; the first keeps the evaluator, and
+// the results record both.
+func TestPortfolioEvaluator(t *testing.T) {
+	first, second := hashRanker{1}, hashRanker{2}
+	for _, tc := range []struct {
+		name   string
+		cfg    SolveConfig
+		ranker func(k int) rzs.MoveRanker
+		record string
+	}{
+		{"no model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes},
+			func(int) rzs.MoveRanker { return nil }, "ldb/ldb-noshapes"},
+		{"one model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, RankerName: "m"},
+			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
+		{"two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},
+			func(k int) rzs.MoveRanker {
+				if k%2 == 1 {
+					return second
+				}
+				return first
+			}, "ldb/ldb-noshapes+m/n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg.withDefaults()
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			base := cfg.options()
+			members, err := cfg.portfolioMembers(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			settings, err := rzs.PortfolioMembers(base, cfg.portfolioSettings())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, m := range members {
+				want := rzs.Evaluator(rzs.LDB())
+				if k > 0 {
+					want = rzs.LDBNoShapes()
+				}
+				want = withRanker(want, tc.ranker(k))
+				if m.Evaluator != want {
+					t.Errorf("member %d searches with %#v, want %#v", k, m.Evaluator, want)
+				}
+				j := k
+				if cfg.PortfolioRanker != nil {
+					j = k / 2
+				}
+				if memberSettings(m) != memberSettings(settings[j]) {
+					t.Errorf("member %d has settings %v, want setting %d's %v", k, memberSettings(m), j, memberSettings(settings[j]))
+				}
+			}
+			if got := cfg.recordedEvaluator(); got != tc.record {
+				t.Errorf("recorded evaluator %q, want %q", got, tc.record)
+			}
+			if got := cfg.memberEvaluatorName(1); got != EvaluatorLDBNoShapes {
+				t.Errorf("member 1's evaluator is named %q", got)
+			}
+		})
+	}
+}

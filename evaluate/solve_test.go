@@ -209,6 +209,9 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 11, Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, "portfolio"},
 		{SolveConfig{Portfolio: 2, PortfolioRanker: hashRanker{2}}, "portfolio_features_model"},
 		{SolveConfig{Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, "portfolio_features_model"},
+		{SolveConfig{Portfolio: 2, PortfolioEvaluator: EvaluatorLDBNoShapes}, ""},
+		{SolveConfig{PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator"},
+		{SolveConfig{Portfolio: 2, PortfolioEvaluator: "net"}, "portfolio_evaluator"},
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError

@@ -36,6 +36,7 @@ type solveOptions struct {
 	Threads         int     `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
 	Portfolio       int     `yaml:"portfolio" json:",omitempty" help:"searches of each problem run at once, each its own tree and search order (the settings as given, then fpu_reduction off, fpu_reduction, safety and proof_bonus off, depth_discount off, all four off; at most 5), the threads split evenly among them; the first proof stops the rest (mcts form; 0 or 1: one search)"`
 	PortfolioShare  bool    `yaml:"portfolio_share" json:",omitempty" help:"the portfolio's members share one pattern table, so a win one proves and stores proves the same pattern in the others' trees (results then depend on the members' timing)"`
+	PortfolioEval   string  `yaml:"portfolio_evaluator" json:",omitempty" help:"the built-in evaluator of the portfolio's members after the first (see evaluator; empty: evaluator), so that they differ in more than their settings"`
 	Batch           int     `yaml:"batch" json:",omitempty" help:"leaves the mcts form's one thread evaluates at once under virtual loss (0 or 1: one); a network (--net, alone or with --net-with) evaluates them in one forward pass"`
 	RZT             string  `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
 	RZTNoTimestamps bool    `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
@@ -81,7 +82,7 @@ func (o *solveOptions) Validate() error {
 func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
-		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, DepthDiscount: o.DepthDiscount, FPUReduction: o.FPUReduction,
+		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount, FPUReduction: o.FPUReduction,
 		NoSafety: !o.Safety, ProofBonus: o.ProofBonus}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
