@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // holderEnv makes the test binary a process that holds a lock until killed.
@@ -20,12 +21,19 @@ func TestHolderProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process for TestLockAcrossProcesses")
 	}
-	if _, err := Acquire(dir); err != nil {
+	l, err := Acquire(dir)
+	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
 	fmt.Println("locked")
-	select {} // until killed
+	// Until killed. The lock must stay reachable: a dropped *Lock's file
+	// is closed by the garbage collector, and closing it drops the flock,
+	// which made TestLockAcrossProcesses fail under a loaded CI.
+	for {
+		time.Sleep(time.Hour)
+		runtime.KeepAlive(l)
+	}
 }
 
 func TestLockAcrossProcesses(t *testing.T) {
