@@ -63,22 +63,29 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 // portfolioMembers returns the options of c's portfolio members, base
 // their common options: rzs.PortfolioMembers' settings, or, with a second
 // model (PortfolioRanker), those settings in pairs, the pair's odd member
-// reweighting its priors by the second model.
+// reweighting its priors by the second model; with a second evaluator
+// (PortfolioEvaluator), the members after the first search with it.
 func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	settings, err := rzs.PortfolioMembers(base, c.portfolioSettings())
-	if err != nil || (c.PortfolioRanker == nil && c.PortfolioEvaluator == "") {
-		return settings, err
+	if err != nil {
+		return nil, err
 	}
 	members := make([]rzs.Options, c.Portfolio)
 	for k := range members {
-		if c.PortfolioRanker != nil {
-			members[k] = settings[k/2]
-		} else {
-			members[k] = settings[k]
-		}
+		members[k] = settings[c.memberSetting(k)]
 		members[k].Evaluator = withRanker(c.memberBase(k), c.memberRanker(k))
 	}
 	return members, nil
+}
+
+// memberSetting is the index of member k's setting among the
+// portfolioSettings() distinct ones: its own, or its pair's when two
+// models alternate.
+func (c SolveConfig) memberSetting(k int) int {
+	if c.PortfolioRanker != nil {
+		return k / 2
+	}
+	return k
 }
 
 // memberBase is the evaluator member k's model reweights: the second
