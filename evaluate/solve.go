@@ -44,6 +44,11 @@ const (
 	// enclosed eye spaces by their shape (rzs.LD.Shapes; an ablation, the
 	// ldb of sessions 1-21).
 	EvaluatorLDBNoShapes = "ldb-noshapes"
+	// EvaluatorLDBNakade is ldb that also counts an enclosed region
+	// holding killer stones as an eye (rzs.LD.Nakade; with the FPU
+	// reduction off it proves 31 of cho19-dev's 53 at 500,000 nodes,
+	// docs/results/tsumego.md, session 24).
+	EvaluatorLDBNakade = "ldb-nakade"
 )
 
 // DefaultEvaluator is the evaluator of a SolveConfig that names none: the
@@ -297,7 +302,7 @@ func (c SolveConfig) recordedEvaluator() string {
 // EvaluatorNames lists the built-in evaluators' names.
 func EvaluatorNames() []string {
 	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass,
-		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital, EvaluatorLDBNoShapes}
+		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital, EvaluatorLDBNoShapes, EvaluatorLDBNakade}
 }
 
 // builtinEvaluator returns the built-in evaluator of a name, nil if none.
@@ -321,6 +326,10 @@ func builtinEvaluator(name string) rzs.Evaluator {
 		return rzs.LD{Benson: true}
 	case EvaluatorLDBNoShapes:
 		return rzs.LDBNoShapes()
+	case EvaluatorLDBNakade:
+		ld := rzs.LDB()
+		ld.Nakade = true
+		return ld
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package rzs
 
-import "lifezero/game"
+import (
+	"slices"
+
+	"lifezero/game"
+)
 
 // The eye shapes of a small eye space enclosed by the living side: how many
 // eyes it makes, as a Go player counts them. Three to six points enclosed
@@ -71,4 +75,89 @@ func enclosedShape(pos *game.Position, pts []game.Point, part *[game.MaxCells]in
 		return shapeEyes{base: 1, toMove: true, counted: true}
 	}
 	return shapeEyes{base: 2, counted: true}
+}
+
+// maxNakade is the largest enclosed region holding killer stones that
+// nakadeRegions reads.
+const maxNakade = 7
+
+// nakadeRegions counts the enclosed regions that hold killer stones: a
+// connected set of empty points and killer stones, with at most maxNakade
+// points and at least one empty, bounded only by living stones (one of them
+// of the group) and the edge. The killer's stones there cannot escape, so
+// the living side captures them in the end and the region is worth at
+// least one eye, where the eye space alone counts none of it (its empty
+// points next to a killer stone are nearer the killer). Such a region is
+// the whole point of a nakade: it kills a group whose only eye space it is,
+// and not a group with a second eye elsewhere, which the count now tells
+// apart. A throw-in (one killer stone and one empty point) is worth the
+// eye its capture leaves, nothing if that eye is false. Like the shapes,
+// it only orders the search.
+func (ld *ldScratch) nakadeRegions(pos *game.Position, living game.Color) {
+	killer := living.Opponent()
+	var seen game.PointSet
+	var stack [game.MaxCells]game.Point
+	var pts [maxNakade + 1]game.Point
+	for i := 0; i < pos.Cells(); i++ {
+		start := game.Point(i)
+		if pos.At(start) != killer || seen.Has(start) {
+			continue
+		}
+		seen.Add(start)
+		stack[0] = start
+		size, empties, touches := 0, 0, false
+		for n := 1; n > 0; {
+			n--
+			p := stack[n]
+			if size < len(pts) {
+				pts[size] = p
+			}
+			size++
+			if pos.At(p) == game.Empty {
+				empties++
+			}
+			for _, q := range pos.Neighbors(p) {
+				switch c := pos.At(q); {
+				case c == game.Empty || c == killer:
+					if !seen.Has(q) {
+						seen.Add(q)
+						stack[n] = q
+						n++
+					}
+				case c == living:
+					touches = touches || ld.group.Has(q)
+				}
+			}
+		}
+		if size > maxNakade || empties == 0 || !touches {
+			continue
+		}
+		ld.eyes += ld.nakadeEyes(pos, pts[:size], empties, living)
+	}
+}
+
+// nakadeEyes is what the enclosed region pts (empties of them empty)
+// adds to the eye count: one eye, less the eyes its parts of the eye space
+// already count, never below nothing.
+func (ld *ldScratch) nakadeEyes(pos *game.Position, pts []game.Point, empties int, living game.Color) float64 {
+	want := 1.0
+	if len(pts) == 2 && empties == 1 {
+		for _, p := range pts {
+			if pos.At(p) != game.Empty && falseEye(pos, p, living) {
+				want = 0
+			}
+		}
+	}
+	var ids [maxNakade]int16
+	nids, counted := 0, 0.0
+	for _, p := range pts {
+		k := ld.part[p]
+		if k < 0 || slices.Contains(ids[:nids], k) {
+			continue
+		}
+		ids[nids] = k
+		nids++
+		counted += partEyes(pos, &eyePart{size: int(ld.partSize[k])}, ld.vital[k], living)
+	}
+	return max(0, want-counted)
 }

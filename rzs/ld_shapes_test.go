@@ -7,7 +7,8 @@ import (
 	"lifezero/game"
 )
 
-// enclosedFixture encloses an eye shape (rows of '.', eye, and '@', wall)
+// enclosedFixture encloses an eye shape (rows of '.', eye, 'X', a killer
+// stone in it, and '@', wall)
 // in a crucial White wall one stone thick, the wall in a Black ring with
 // liberties outside it; the region is the eye space, so the fight is the
 // eye shape alone: the wall has no liberty outside.
@@ -25,6 +26,8 @@ func enclosedFixture(shape []string, toMove game.Color) fixture {
 			switch {
 			case sy >= 0 && sy < len(shape) && sx >= 0 && sx < len(shape[sy]) && shape[sy][sx] == '.':
 				b.WriteByte('.')
+			case sy >= 0 && sy < len(shape) && sx >= 0 && sx < len(shape[sy]) && shape[sy][sx] == 'X':
+				b.WriteByte('X')
 			case sy >= -1 && sy <= max(w, len(shape)) && sx >= -1 && sx <= max(w, len(shape)):
 				b.WriteByte('&') // the wall, outside the region
 			case sy >= -2 && sy <= max(w, len(shape))+1 && sx >= -2 && sx <= max(w, len(shape))+1:
@@ -78,6 +81,45 @@ func TestEnclosedShapes(t *testing.T) {
 			}
 			if (ref == Win) != lives {
 				t.Errorf("%s, %v to move: the reference says %v, the shape says lives %v\n%v", tt.name, toMove, ref, lives, pos)
+			}
+		}
+	}
+}
+
+// TestNakadeRegions checks the count of enclosed regions holding killer
+// stones against the exhaustive reference solver: each such region is one
+// eye, so the wall dies when it is its only eye space (a nakade) and lives
+// with a second eye beside it, whoever moves first.
+func TestNakadeRegions(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		shape []string
+		eyes  float64
+	}{
+		{"bent three, the killer on the vital point", []string{"X.", ".@"}, 1},
+		{"the same and an eye", []string{"X.@.", ".@@@"}, 2},
+		{"straight three, the killer in the middle", []string{".X."}, 1},
+		{"the same and an eye", []string{".X.@."}, 2},
+		{"pyramid four, the killer in the centre", []string{".X.", "@.@"}, 1},
+		{"bulky five, two killer stones", []string{"XX.", "..@"}, 1},
+		{"a throw-in and an eye", []string{"X.@."}, 2},
+	} {
+		for _, toMove := range []game.Color{game.White, game.Black} {
+			pr := enclosedFixture(tt.shape, toMove).problem(t)
+			pos := pr.StartPosition()
+			var ld ldScratch
+			ld.cfg = LDB()
+			ld.cfg.Nakade = true
+			ld.read(pos, pr, game.White, true)
+			if ld.eyes != tt.eyes || ld.killable {
+				t.Errorf("%s, %v to move: %v eyes, killable %v; want %v, false", tt.name, toMove, ld.eyes, ld.killable, tt.eyes)
+			}
+			ref, err := NewReference(pr, 2_000_000).Solve(pos, pr.Crucial)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if (ref == Win) != (tt.eyes >= 2) {
+				t.Errorf("%s, %v to move: the reference says %v, the count says lives %v\n%v", tt.name, toMove, ref, tt.eyes >= 2, pos)
 			}
 		}
 	}

@@ -30,7 +30,7 @@ type solveOptions struct {
 	Algo            string  `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
 	RZ              bool    `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
 	TT              bool    `yaml:"tt" help:"use the transposition table"`
-	Evaluator       string  `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ldb-noshapes, ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
+	Evaluator       string  `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ldb-noshapes, ldb-nakade, ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
 	Timeout         string  `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
 	Workers         int     `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
 	Threads         int     `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
