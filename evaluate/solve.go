@@ -55,6 +55,18 @@ const (
 // strongest built-in one (docs/results/rzs.md).
 const DefaultEvaluator = EvaluatorLDB
 
+// DefaultPortfolioEvaluator is the evaluator of a portfolio's members
+// after the first when the first searches with ldb, with one model and no
+// network, and PortfolioEvaluator names none: the ldb without eye shapes.
+// Under the papers' protocol (300 s, 2 threads, a pair) it proves 34 of
+// cho19-dev's 53 where the pair that differs only in its settings proves
+// 33, losing none, and killall7x7's 16/20 as that pair does: the problems
+// either pair leaves unproven were all run with both
+// (docs/results/tsumego.md, sessions 23 and 24). A second evaluator gives
+// the members searches that differ in more than their settings; a second
+// model (PortfolioRanker) already does, and was measured without one.
+const DefaultPortfolioEvaluator = EvaluatorLDBNoShapes
+
 // DefaultDepthDiscount is the mcts form's Faster-to-Life discount per ply
 // (rzs.Options.DepthDiscount) when a SolveConfig names none. It was chosen
 // by the count of problems proven, never by a problem's answer
@@ -150,7 +162,10 @@ type SolveConfig struct {
 	// the member's model as the first member's is): a second evaluator
 	// gives the members searches that differ in more than their settings.
 	// Proofs name it in their settings (Row.ProvedBy), and the results
-	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>".
+	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>". Empty
+	// means DefaultPortfolioEvaluator when it applies (Evaluator ldb, one
+	// model, no network), else Evaluator; naming Evaluator gives every
+	// member the same evaluator.
 	PortfolioEvaluator string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
@@ -218,6 +233,9 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	}
 	if c.Evaluator == "" {
 		c.Evaluator = DefaultEvaluator
+	}
+	if c.PortfolioEvaluator == "" && c.Portfolio > 1 && c.Net == nil && c.PortfolioRanker == nil && c.Evaluator == EvaluatorLDB {
+		c.PortfolioEvaluator = DefaultPortfolioEvaluator
 	}
 	if c.Budget == 0 {
 		c.Budget = DefaultSolveBudget

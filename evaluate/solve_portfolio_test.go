@@ -62,8 +62,9 @@ func TestPortfolioMembersAlternateModels(t *testing.T) {
 			}
 		}
 	}
-	// One model: the members are rzs.PortfolioMembers' own.
-	cfg := SolveConfig{Portfolio: 3, Ranker: first}.withDefaults()
+	// One model and one evaluator: the members are rzs.PortfolioMembers'
+	// own.
+	cfg := SolveConfig{Portfolio: 3, Ranker: first, PortfolioEvaluator: EvaluatorLDB}.withDefaults()
 	members, err := cfg.portfolioMembers(cfg.options())
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +114,8 @@ func TestPortfolioEvaluator(t *testing.T) {
 	}{
 		{"no model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes},
 			func(int) rzs.MoveRanker { return nil }, "ldb/ldb-noshapes"},
+		{"the default", SolveConfig{Portfolio: 2, Ranker: first, RankerName: "m"},
+			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"one model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, RankerName: "m"},
 			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},

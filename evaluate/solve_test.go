@@ -101,8 +101,12 @@ func TestSolveProblems(t *testing.T) {
 				t.Errorf("%+v: %s: %s with an RZ of %d points", cfg, r.ID, r.Result, r.RZSize)
 			}
 			wantAlgo := cmp(cfg.Algo, AlgoMCTS)
+			wantEvaluator := cmp(cfg.Evaluator, DefaultEvaluator)
+			if cfg.Portfolio > 1 {
+				wantEvaluator += "/" + EvaluatorLDBNoShapes // the default second evaluator
+			}
 			if r.Algo != wantAlgo || r.RZ == cfg.NoRZ || r.TT == cfg.NoTT || r.Budget != 2000 ||
-				r.Evaluator != cmp(cfg.Evaluator, DefaultEvaluator) || r.Set != "tiny" || r.Source != "tiny/"+r.ID+".json" {
+				r.Evaluator != wantEvaluator || r.Set != "tiny" || r.Source != "tiny/"+r.ID+".json" {
 				t.Errorf("%+v: row settings %+v", cfg, r)
 			}
 		}

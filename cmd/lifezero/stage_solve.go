@@ -25,8 +25,9 @@ func solveKind() pipelines.Kind {
 			"columns, solved counts, and plots of our nodes against the papers' and of solved counts.",
 		// 2: the ldb evaluator counts eye shapes (session 22), and the
 		// dataset records each result's search settings, proving member
-		// and reason (schema version 2).
-		Version:     2,
+		// and reason (schema version 2). 3: a portfolio's members after
+		// the first search with ldb-noshapes by default (session 24).
+		Version:     3,
 		Params:      defaultSolveOptions(),
 		CheckInputs: solveInputs,
 		Run:         runSolve,
