@@ -41,6 +41,31 @@ func enclosedFixture(shape []string, toMove game.Color) fixture {
 	return fixture{toMove: toMove, rows: rows}
 }
 
+// enclosedReading is an enclosed fixture read by an evaluator and solved
+// by the exhaustive reference solver.
+type enclosedReading struct {
+	eyes     float64 // the eye count
+	killable bool    // a killable shape's extra eye is counted
+	ref      Status  // the reference's result for White, the wall
+	pos      *game.Position
+}
+
+// readEnclosed reads enclosedFixture(shape, toMove) with cfg's eye count
+// and solves it with the reference.
+func readEnclosed(t *testing.T, shape []string, toMove game.Color, cfg LD) enclosedReading {
+	t.Helper()
+	pr := enclosedFixture(shape, toMove).problem(t)
+	pos := pr.StartPosition()
+	var ld ldScratch
+	ld.cfg = cfg
+	ld.read(pos, pr, game.White, true)
+	ref, err := NewReference(pr, 2_000_000).Solve(pos, pr.Crucial)
+	if err != nil {
+		t.Fatalf("%q: %v", shape, err)
+	}
+	return enclosedReading{eyes: ld.eyes, killable: ld.killable, ref: ref, pos: pos}
+}
+
 // TestEnclosedShapes checks the eye count of the classic shapes against
 // the exhaustive reference solver: the wall around each lives exactly when
 // its eyes (two for most shapes, one for the square four, and one more for
@@ -65,22 +90,15 @@ func TestEnclosedShapes(t *testing.T) {
 		{"rectangular six", []string{"...", "..."}, 2, false},
 	} {
 		for _, toMove := range []game.Color{game.White, game.Black} {
-			pr := enclosedFixture(tt.shape, toMove).problem(t)
-			pos := pr.StartPosition()
-			var ld ldScratch
-			ld.cfg = LDB()
-			ld.cfg.Shapes = true
-			ld.read(pos, pr, game.White, true)
-			if ld.eyes != tt.base || ld.killable != tt.killable {
-				t.Errorf("%s, %v to move: %v eyes, killable %v; want %v, %v", tt.name, toMove, ld.eyes, ld.killable, tt.base, tt.killable)
+			cfg := LDB()
+			cfg.Shapes = true
+			r := readEnclosed(t, tt.shape, toMove, cfg)
+			if r.eyes != tt.base || r.killable != tt.killable {
+				t.Errorf("%s, %v to move: %v eyes, killable %v; want %v, %v", tt.name, toMove, r.eyes, r.killable, tt.base, tt.killable)
 			}
 			lives := tt.base >= 2 || tt.killable && toMove == game.White
-			ref, err := NewReference(pr, 2_000_000).Solve(pos, pr.Crucial)
-			if err != nil {
-				t.Fatalf("%s: %v", tt.name, err)
-			}
-			if (ref == Win) != lives {
-				t.Errorf("%s, %v to move: the reference says %v, the shape says lives %v\n%v", tt.name, toMove, ref, lives, pos)
+			if (r.ref == Win) != lives {
+				t.Errorf("%s, %v to move: the reference says %v, the shape says lives %v\n%v", tt.name, toMove, r.ref, lives, r.pos)
 			}
 		}
 	}
@@ -105,21 +123,14 @@ func TestNakadeRegions(t *testing.T) {
 		{"a throw-in and an eye", []string{"X.@."}, 2},
 	} {
 		for _, toMove := range []game.Color{game.White, game.Black} {
-			pr := enclosedFixture(tt.shape, toMove).problem(t)
-			pos := pr.StartPosition()
-			var ld ldScratch
-			ld.cfg = LDB()
-			ld.cfg.Nakade = true
-			ld.read(pos, pr, game.White, true)
-			if ld.eyes != tt.eyes || ld.killable {
-				t.Errorf("%s, %v to move: %v eyes, killable %v; want %v, false", tt.name, toMove, ld.eyes, ld.killable, tt.eyes)
+			cfg := LDB()
+			cfg.Nakade = true
+			r := readEnclosed(t, tt.shape, toMove, cfg)
+			if r.eyes != tt.eyes || r.killable {
+				t.Errorf("%s, %v to move: %v eyes, killable %v; want %v, false", tt.name, toMove, r.eyes, r.killable, tt.eyes)
 			}
-			ref, err := NewReference(pr, 2_000_000).Solve(pos, pr.Crucial)
-			if err != nil {
-				t.Fatalf("%s: %v", tt.name, err)
-			}
-			if (ref == Win) != (tt.eyes >= 2) {
-				t.Errorf("%s, %v to move: the reference says %v, the count says lives %v\n%v", tt.name, toMove, ref, tt.eyes >= 2, pos)
+			if (r.ref == Win) != (tt.eyes >= 2) {
+				t.Errorf("%s, %v to move: the reference says %v, the count says lives %v\n%v", tt.name, toMove, r.ref, tt.eyes >= 2, r.pos)
 			}
 		}
 	}
