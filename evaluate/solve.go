@@ -176,8 +176,11 @@ type SolveConfig struct {
 	Threads int
 	// Portfolio, above 1, is how many searches of each problem run at once
 	// (rzs.SolvePortfolio, the members of rzs.PortfolioMembers), Threads
-	// split evenly among them (0 Threads: one each); the first proof
-	// stops the others. The mcts form only; 0 means 1, no portfolio.
+	// split evenly among them (0 Threads: one each). With fewer Threads
+	// than members, each member searches on one thread and they take
+	// turns on Threads of them (rzs.Slots), so the portfolio never uses
+	// more cores than Threads. The first proof stops the others. The mcts
+	// form only; 0 means 1, no portfolio.
 	Portfolio int
 	// PortfolioShare gives a portfolio's members one pattern table
 	// (rzs.LockedTable) instead of one each, so that a win one member
@@ -392,8 +395,8 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: must not be negative", c.Portfolio)}
 	case c.Portfolio > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: only the mcts form runs a portfolio", c.Portfolio)}
-	case c.Portfolio > 1 && c.Threads > 0 && c.Threads%c.Portfolio != 0:
-		return &SolveConfigError{"threads", fmt.Sprintf("%d: a portfolio of %d splits the threads evenly among its members; want a multiple of %d", c.Threads, c.Portfolio, c.Portfolio)}
+	case c.Portfolio > 1 && c.Threads > c.Portfolio && c.Threads%c.Portfolio != 0:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: a portfolio of %d splits the threads evenly among its members; want a multiple of %d (or fewer threads than members, which take turns)", c.Threads, c.Portfolio, c.Portfolio)}
 	case c.PortfolioShare && c.Portfolio < 2:
 		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
 	case c.PortfolioShare && c.RZT == RZTNone:

@@ -12,7 +12,8 @@ import (
 // (rzs.SolvePortfolio). Each member has its own pattern table (table, when
 // not nil, is member 0's; the others are built as it was) or, with
 // PortfolioShare, all share table through a lock; each has its share of
-// the threads and of the memory bound (a conservative split: each member's
+// the threads (or takes turns on them with the others, when there are
+// fewer threads than members) and of the memory bound (a conservative split: each member's
 // check also counts the Go heap, which all members share). It returns the
 // result, the pattern table of the member whose result it is, and that
 // member's settings when it proved the root ("" otherwise).
@@ -25,6 +26,12 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 	members, err := c.portfolioMembers(base)
 	if err != nil {
 		return rzs.Result{}, nil, "", fmt.Errorf("portfolio: %w", err)
+	}
+	if c.Threads > 0 && c.Threads < c.Portfolio {
+		slots := rzs.NewSlots(c.Threads)
+		for k := range members {
+			members[k].Slots = slots
+		}
 	}
 	tables := make([]patternTable, len(members))
 	shared := c.PortfolioShare && table != nil

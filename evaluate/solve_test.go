@@ -200,6 +200,8 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: -1}, "portfolio"},
 		{SolveConfig{Portfolio: 2, Algo: AlgoDFPN}, "portfolio"},
 		{SolveConfig{Portfolio: 2, Threads: 3}, "threads"},
+		{SolveConfig{Portfolio: 3, Threads: 2}, ""},
+		{SolveConfig{Portfolio: 4, Threads: 6}, "threads"},
 		{SolveConfig{Portfolio: 2, Batch: 4}, "batch"},
 		{SolveConfig{Portfolio: 5}, ""},
 		{SolveConfig{Portfolio: 6}, "portfolio"},

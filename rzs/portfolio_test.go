@@ -3,6 +3,7 @@ package rzs
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,7 +85,8 @@ func TestPortfolioMembers(t *testing.T) {
 // returned searched exactly as it does alone (the same status, first move
 // and zone, in no fewer nodes than it takes alone, since the result counts
 // every member's); and the portfolio proves every root its member 0
-// proves alone within the budget.
+// proves alone within the budget. Both hold as well when the members take
+// turns on fewer slots than there are members (Options.Slots).
 func TestPortfolioIsItsMembers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	base := Options{Budget: 3000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, ProofBonus: 0.1, Safety: true}
@@ -103,24 +105,46 @@ func TestPortfolioIsItsMembers(t *testing.T) {
 		for k, o := range members {
 			alone[k] = Solve(context.Background(), pr, o)
 		}
-		res, winner := SolvePortfolio(context.Background(), pr, members)
-		if alone[0].Status != Unknown && res.Status == Unknown {
-			t.Fatalf("member 0 alone proves %v, the portfolio nothing:\n%v", alone[0].Status, pr.Start)
-		}
-		if winner < 0 {
-			if res.Status != Unknown {
-				t.Fatalf("status %v with no winner", res.Status)
+		for _, slots := range []int{0, 1, 2} {
+			if provenByOthers += checkPortfolio(t, pr, members, alone, slots); t.Failed() {
+				return
 			}
-			continue
-		}
-		w := alone[winner]
-		if res.Status != w.Status || res.FirstMove != w.FirstMove || res.Zone != w.Zone || res.Nodes < w.Nodes {
-			t.Fatalf("member %d: portfolio gives %v %v in %d nodes, alone %v %v in %d:\n%v",
-				winner, res.Status, res.FirstMove, res.Nodes, w.Status, w.FirstMove, w.Nodes, pr.Start)
-		}
-		if alone[0].Status == Unknown {
-			provenByOthers++
 		}
 	}
-	t.Logf("%d positions; %d proven by a member other than the first where the first alone proves nothing", n, provenByOthers)
+	t.Logf("%d positions × 3 slot settings; %d proven by a member other than the first where the first alone proves nothing", n, provenByOthers)
+}
+
+// checkPortfolio runs members' portfolio on pr, the members taking turns
+// on slots of them (0: all at once), and checks it against alone, each
+// member's result by itself. It reports 1 when a member other than the
+// first proved what the first alone does not.
+func checkPortfolio(t *testing.T, pr *game.Problem, members []Options, alone []Result, slots int) int {
+	t.Helper()
+	members = slices.Clone(members)
+	if slots > 0 {
+		shared := NewSlots(slots)
+		for k := range members {
+			members[k].Slots = shared
+		}
+	}
+	res, winner := SolvePortfolio(context.Background(), pr, members)
+	if alone[0].Status != Unknown && res.Status == Unknown {
+		t.Errorf("%d slots: member 0 alone proves %v, the portfolio nothing:\n%v", slots, alone[0].Status, pr.Start)
+		return 0
+	}
+	if winner < 0 {
+		if res.Status != Unknown {
+			t.Errorf("%d slots: status %v with no winner", slots, res.Status)
+		}
+		return 0
+	}
+	w := alone[winner]
+	if res.Status != w.Status || res.FirstMove != w.FirstMove || res.Zone != w.Zone || res.Nodes < w.Nodes {
+		t.Errorf("%d slots, member %d: portfolio gives %v %v in %d nodes, alone %v %v in %d:\n%v",
+			slots, winner, res.Status, res.FirstMove, res.Nodes, w.Status, w.FirstMove, w.Nodes, pr.Start)
+	}
+	if alone[0].Status == Unknown {
+		return 1
+	}
+	return 0
 }

@@ -39,6 +39,10 @@ type Options struct {
 	// (0 or 1: the sequential search). See runThreads. The Evaluator is
 	// then called from several goroutines at once and must allow it.
 	Threads int
+	// Slots, when set, makes the sequential MCTS form take turns with the
+	// other searches that share them: it searches only while it holds a
+	// slot (see Slots). Threads above 1 ignore it.
+	Slots *Slots
 	// Batch is how many leaves the sequential MCTS form evaluates at once
 	// (0 or 1: one), under virtual loss: a BatchEvaluator gets them in one
 	// call.
