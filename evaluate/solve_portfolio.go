@@ -12,11 +12,12 @@ import (
 // (rzs.SolvePortfolio). Each member has its own pattern table (table, when
 // not nil, is member 0's; the others are built as it was) or, with
 // PortfolioShare, all share table through a lock; each has its share of
-// the threads (or takes turns on them with the others, when there are
-// fewer threads than members) and of the memory bound (a conservative split: each member's
-// check also counts the Go heap, which all members share). It returns the
-// result, the pattern table of the member whose result it is, and that
-// member's settings when it proved the root ("" otherwise).
+// the threads (or, with fewer threads than members, one thread, taking
+// turns on the threads with the others: rzs.Slots) and of the memory bound
+// (a conservative split: each member's check also counts the Go heap,
+// which all members share). It returns the result, the pattern table of
+// the member whose result it is, and that member's settings when it proved
+// the root ("" otherwise).
 func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table patternTable) (rzs.Result, patternTable, string, error) {
 	base := c.options()
 	base.Threads = max(c.Threads/c.Portfolio, 1)
