@@ -59,26 +59,18 @@ func (s *mcSolver) runSearch(ctx context.Context, deadline time.Time) (aborted b
 		s.tree.virtual = make(map[int32]int32)
 		defer func() { s.tree.virtual = nil }()
 	}
-	slots, held := s.opts.Slots, false
-	if slots != nil {
-		if held = slots.take(ctx); !held {
-			return true, ""
-		}
-		defer func() {
-			if held {
-				slots.give()
-			}
-		}()
+	hold := turn{slots: s.opts.Slots}
+	if !hold.start(ctx) {
+		return true, ""
 	}
+	defer hold.end()
 	tick := -1 // the context and the deadline are checked every 256 nodes
 	for s.status(rootNode) == Unknown && s.nodes < s.opts.Budget {
 		if t := s.nodes / 256; t != tick {
 			// A step settles up to batch nodes: a count may skip 256·k.
 			tick = t
-			if slots != nil && tick > 0 {
-				if held = slots.pass(ctx); !held {
-					return true, ""
-				}
+			if tick > 0 && !hold.pass(ctx) {
+				return true, ""
 			}
 			if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 				return true, ""

@@ -16,24 +16,39 @@ type Slots struct{ held chan struct{} }
 // NewSlots returns n slots (at least 1).
 func NewSlots(n int) *Slots { return &Slots{held: make(chan struct{}, max(n, 1))} }
 
-// take waits for a slot; it reports false, holding none, when ctx ends
-// first.
-func (s *Slots) take(ctx context.Context) bool {
-	select {
-	case s.held <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+// turn is one search's hold on its Slots, nil for a search that takes no
+// turns (then every method lets it run). held says whether it holds a
+// slot, so that end gives back only one it holds.
+type turn struct {
+	slots *Slots
+	held  bool
 }
 
-// give hands a held slot back.
-func (s *Slots) give() { <-s.held }
+// start waits for a slot; it reports false when ctx ends first.
+func (t *turn) start(ctx context.Context) bool {
+	if t.slots == nil {
+		return true
+	}
+	select {
+	case t.slots.held <- struct{}{}:
+		t.held = true
+	case <-ctx.Done():
+	}
+	return t.held
+}
 
-// pass gives the held slot back and waits for one again, letting the
-// searches that wait run first; it reports false, holding none, when ctx
-// ends while it waits.
-func (s *Slots) pass(ctx context.Context) bool {
-	s.give()
-	return s.take(ctx)
+// pass gives the slot back and waits for one again, letting the searches
+// that wait run first; it reports false, holding none, when ctx ends while
+// it waits.
+func (t *turn) pass(ctx context.Context) bool {
+	t.end()
+	return t.start(ctx)
+}
+
+// end gives back the slot, if held.
+func (t *turn) end() {
+	if t.held {
+		<-t.slots.held
+		t.held = false
+	}
 }

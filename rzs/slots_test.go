@@ -9,8 +9,9 @@ import (
 )
 
 // TestSlots: searches taking turns never hold more slots than there are,
-// every one of them gets its turns, and a search waiting for a slot stops
-// waiting when its context ends.
+// every one of them gets its turns, a search waiting for a slot stops
+// waiting when its context ends, a turn that holds no slot gives none
+// back, and a search without slots is never stopped.
 func TestSlots(t *testing.T) {
 	for _, c := range []struct{ slots, searches int }{{1, 3}, {2, 5}, {3, 3}, {2, 1}} {
 		slots := NewSlots(c.slots)
@@ -20,8 +21,9 @@ func TestSlots(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if !slots.take(context.Background()) {
-					t.Error("take failed with a live context")
+				hold := turn{slots: slots}
+				if !hold.start(context.Background()) {
+					t.Error("start failed with a live context")
 					return
 				}
 				for range 200 {
@@ -29,12 +31,12 @@ func TestSlots(t *testing.T) {
 					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 					}
 					running.Add(-1)
-					if !slots.pass(context.Background()) {
+					if !hold.pass(context.Background()) {
 						t.Error("pass failed with a live context")
 						return
 					}
 				}
-				slots.give()
+				hold.end()
 			}()
 		}
 		wg.Wait()
@@ -44,16 +46,24 @@ func TestSlots(t *testing.T) {
 	}
 
 	slots := NewSlots(1)
-	if !slots.take(context.Background()) {
-		t.Fatal("take failed with a live context")
+	first, second := turn{slots: slots}, turn{slots: slots}
+	if !first.start(context.Background()) {
+		t.Fatal("start failed with a live context")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if slots.take(ctx) {
-		t.Fatal("a second take of one slot succeeded")
+	if second.start(ctx) {
+		t.Fatal("a second start on one slot succeeded")
 	}
-	slots.give()
-	if !slots.take(context.Background()) {
-		t.Fatal("take failed after the slot was given back")
+	second.end() // holds none: must not give back the first's slot
+	if len(slots.held) != 1 {
+		t.Fatal("ending a turn that holds no slot gave one back")
+	}
+	first.end()
+	if !second.start(context.Background()) {
+		t.Fatal("start failed after the slot was given back")
+	}
+	if nobody := (turn{}); !nobody.start(ctx) || !nobody.pass(ctx) {
+		t.Fatal("a turn without slots was stopped")
 	}
 }
