@@ -6,6 +6,7 @@ package temporaltest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -52,6 +53,7 @@ type Server struct {
 	bin      string
 	ports    [3]int
 	cmd      *exec.Cmd
+	exited   chan struct{} // closed when cmd has ended (its one Wait)
 	log      *os.File
 }
 
@@ -74,11 +76,27 @@ func Start(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Stop(); s.log.Close() })
-	if err := s.Restart(t); err != nil {
-		t.Fatal(err)
+	// The ports were free when picked, but another process may take one
+	// before the server binds it; the server then exits, and a start on
+	// fresh ports is tried (at most three in all).
+	for try := 1; ; try++ {
+		err := s.Restart(t)
+		if err == nil {
+			return s
+		}
+		if !errors.Is(err, errExited) || try == 3 {
+			t.Fatal(err)
+		}
+		for i := range s.ports {
+			s.ports[i] = freePort(t)
+		}
+		s.HostPort = "127.0.0.1:" + strconv.Itoa(s.ports[0])
 	}
-	return s
 }
+
+// errExited is Restart's error when the server process ends before it
+// answers.
+var errExited = errors.New("the server exited before it answered")
 
 // Restart starts the server process (again, after Kill) on the same ports
 // and database, and waits until it answers.
@@ -91,6 +109,9 @@ func (s *Server) Restart(t testing.TB) error {
 	if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("temporaltest: start %s: %w", s.bin, err)
 	}
+	cmd, exited := s.cmd, make(chan struct{})
+	s.exited = exited
+	go func() { cmd.Wait(); close(exited) }()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -99,6 +120,11 @@ func (s *Server) Restart(t testing.TB) error {
 		if err == nil {
 			c.Close()
 			return nil
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("temporaltest: at %s (log %s): %w", s.HostPort, s.log.Name(), errExited)
+		default:
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("temporaltest: the server at %s did not answer in 90 s (log %s): %w", s.HostPort, s.log.Name(), err)
@@ -111,7 +137,7 @@ func (s *Server) Restart(t testing.TB) error {
 func (s *Server) Kill() {
 	if s.cmd != nil && s.cmd.Process != nil {
 		s.cmd.Process.Kill()
-		s.cmd.Wait()
+		<-s.exited
 		s.cmd = nil
 	}
 }
@@ -122,13 +148,11 @@ func (s *Server) Stop() {
 		return
 	}
 	s.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-s.exited:
 	case <-time.After(10 * time.Second):
 		s.cmd.Process.Kill()
-		<-done
+		<-s.exited
 	}
 	s.cmd = nil
 }
