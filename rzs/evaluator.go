@@ -20,6 +20,23 @@ type Evaluator interface {
 	Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) (priors []float32, value float32)
 }
 
+// A PriorRefiner is an evaluator whose priors are a cheap evaluator's
+// (Coarse), reweighted by a costlier step (Refine): Learned, whose feature
+// ranker was two fifths of a solve's time. The sequential MCTS form
+// evaluates a leaf with Coarse alone and refines the priors only when it
+// first chooses among the node's children. Most leaves are never chosen
+// from again (a proof, a refutation or a search that went elsewhere), and
+// their refined priors were never read; the search is node for node the one
+// Evaluate would give, since nothing reads a node's priors before that.
+type PriorRefiner interface {
+	Evaluator
+	// Coarse is the evaluator of the value and the priors before Refine.
+	Coarse() Evaluator
+	// Refine reweights priors (Coarse's, for moves of pos) in place, as
+	// Evaluate does after Coarse.
+	Refine(pos *game.Position, moves []game.Point, priors []float32)
+}
+
 // Uniform gives every move the same prior and every position value 0.5.
 type Uniform struct{}
 

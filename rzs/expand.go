@@ -126,7 +126,7 @@ func (s *mcSolver) discounted(value float32, depth int) float64 {
 // createChildren expands an undecided node and returns the evaluator's value.
 func (s *mcSolver) createChildren(id int32, pos *game.Position, standing *game.PointSet, w *leafWork) float32 {
 	if !w.moved {
-		w.generate(s.pr, s.opts.Evaluator, pos, standing)
+		w.generate(s.pr, s.leafEval, pos, standing)
 	}
 	n := s.tree.node(id)
 	if w.barred > 0 {
@@ -141,6 +141,9 @@ func (s *mcSolver) createChildren(id int32, pos *game.Position, standing *game.P
 		return 0
 	}
 	s.tree.expand(id, pos.ToMove(), w.moves, w.priors)
+	if s.refiner != nil {
+		n.flags |= flagCoarse
+	}
 	return w.value
 }
 
@@ -263,4 +266,32 @@ func (s *mcSolver) update(parent, child *pathStep) Status {
 		pn.zone = s.newZone(z)
 	}
 	return st
+}
+
+// refine gives node id, the last of the current descent, its refined
+// priors (PriorRefiner) before the search first chooses among its
+// children. No child has a record yet (records come with selection), so
+// the children block is simply written again.
+func (s *mcSolver) refine(id int32) {
+	t := s.tree
+	n := t.node(id)
+	n.flags &^= flagCoarse
+	c, ok := t.kidsOf(id)
+	p := s.descending
+	if !ok || p == nil || p.path[len(p.path)-1].id != id || n.firstRec != 0 {
+		// Not reached: refine runs at the descent's last node, which
+		// expansion left with children and no records. The coarse
+		// priors still order the search soundly.
+		return
+	}
+	moves := t.moves(&c, s.refiningMoves[:0])
+	s.refiningMoves = moves
+	s.refining = s.refining[:0]
+	for i := range moves {
+		s.refining = append(s.refining, c.priorOf(i))
+	}
+	s.refiner.Refine(p.path[len(p.path)-1].pos, moves, s.refining)
+	player := c.player
+	s.freeKids(id)
+	t.expand(id, player, moves, s.refining)
 }

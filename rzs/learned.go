@@ -30,7 +30,18 @@ type Learned struct {
 	Replace bool
 }
 
-var _ BatchEvaluator = Learned{}
+var (
+	_ BatchEvaluator = Learned{}
+	_ PriorRefiner   = Learned{}
+)
+
+// Coarse implements PriorRefiner: the base.
+func (l Learned) Coarse() Evaluator { return l.Base }
+
+// Refine implements PriorRefiner: the ranker's reweighting.
+func (l Learned) Refine(pos *game.Position, moves []game.Point, priors []float32) {
+	l.rerank(pos, moves, priors)
+}
 
 // Evaluate implements Evaluator.
 func (l Learned) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {

@@ -240,7 +240,7 @@ func (s *mcSolver) settleLeaf(lf *mcts.Leaf[*leafPath]) {
 
 // evaluate fills in the requests' priors and values.
 func (s *mcSolver) evaluate(reqs []EvalRequest) error {
-	if err := evaluateAll(s.opts.Evaluator, reqs); err != nil {
+	if err := evaluateAll(s.leafEval, reqs); err != nil {
 		return fmt.Errorf("rzs: batch evaluation of %d leaves: %w", len(reqs), err)
 	}
 	return nil

@@ -36,6 +36,9 @@ var _ mcts.SearchTree = searchTree{}
 // SelectChild implements mcts.SearchTree: selectChild with the node's
 // skipper, then the chosen child's record, created on its first selection.
 func (t searchTree) SelectChild(id mcts.NodeID) mcts.NodeID {
+	if t.node(int32(id)).flags&flagCoarse != 0 {
+		t.s.refine(int32(id))
+	}
 	idx, move, _, ok := t.selectChild(int32(id), t.s.skipper(int32(id)))
 	if !ok {
 		t.selected = 0

@@ -69,6 +69,7 @@ const (
 	flagHistoryDep             // proof may rest on the path's superko history
 	flagVirtual                // it has virtual losses (memTree.virtual)
 	flagKidDep                 // an unproven node's refuted move rests on the history (see update)
+	flagCoarse                 // its children's priors wait for PriorRefiner.Refine (see refine)
 )
 
 // rootNode is the root's record index.

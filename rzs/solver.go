@@ -174,6 +174,12 @@ type mcSolver struct {
 	descending *leafPath
 	reqs       []EvalRequest
 	reqWork    []*leafWork
+	// leafEval evaluates the leaves: Options.Evaluator, or its Coarse part
+	// when refiner refines the priors later (see refine).
+	leafEval      Evaluator
+	refiner       PriorRefiner
+	refining      []float32 // refine's priors
+	refiningMoves []game.Point
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
@@ -185,6 +191,12 @@ func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
 		and:   newArena[andState](),
 		all:   start.AllPoints(),
 		rules: newProofRules(pr, opts.NoRZ),
+	}
+	s.leafEval = opts.Evaluator
+	// Threads share the tree under a lock and evaluate outside it; a
+	// refinement would run under it, so they evaluate in full.
+	if r, ok := opts.Evaluator.(PriorRefiner); ok && opts.Threads <= 1 {
+		s.leafEval, s.refiner = r.Coarse(), r
 	}
 	s.tree.fpuReduction = opts.FPUReduction
 	s.tree.proofBonus = opts.ProofBonus
