@@ -28,6 +28,8 @@ type Evaluator interface {
 // from again (a proof, a refutation or a search that went elsewhere), and
 // their refined priors were never read; the search is node for node the one
 // Evaluate would give, since nothing reads a node's priors before that.
+// (Under a memory bound that reclaims, it is not: coarse children blocks are
+// smaller, so the bound is reached at another node.)
 type PriorRefiner interface {
 	Evaluator
 	// Coarse is the evaluator of the value and the priors before Refine.

@@ -98,7 +98,7 @@ func (r *threadRun) work() {
 		p.w.reset()
 		p.w.judge(s.pr, leaf.pos, &leaf.standing, s.opts.Safety)
 		if p.w.j.Outcome == game.Undecided {
-			p.w.generate(s.pr, s.opts.Evaluator, leaf.pos, &leaf.standing)
+			p.w.generate(s.pr, s.leafEval, leaf.pos, &leaf.standing)
 		}
 		r.mu.Lock()
 		r.inflight--

@@ -116,6 +116,11 @@ func (f Featurizer) Samples(problems []Problem) (featmodel.Samples, error) {
 	var out featmodel.Samples
 	var s Scratch
 	for _, p := range problems {
+		// ExtractMoves asks only for empty points; an answer the rules
+		// forbid (a ko retake, a suicide) must not become a sample.
+		if !p.Position.IsLegal(p.Answer) {
+			return nil, fmt.Errorf("tsumego: %s: the answer %s is not legal for %v", p.Name, p.Position.PointString(p.Answer), p.Position.ToMove())
+		}
 		moves := Area(p.Position)
 		if !slices.Contains(moves, p.Answer) {
 			moves = append(moves, p.Answer)
