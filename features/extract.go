@@ -210,6 +210,11 @@ func (m *Moves) Points() []game.Point { return m.points }
 // is valid until the next extraction into m.
 func (m *Moves) Features(i int) []int32 { return m.ids[m.start[i]:m.start[i+1]] }
 
+// Liberties returns the liberties of the block at stone p of the position
+// last extracted into m, as its analysis found them (game.Board.Liberties
+// without walking the block again); valid until the next extraction.
+func (m *Moves) Liberties(p game.Point) game.PointSet { return m.a.block(p).libs }
+
 // Index returns the position of move p among the candidates, or -1.
 func (m *Moves) Index(p game.Point) int {
 	for i, q := range m.points {

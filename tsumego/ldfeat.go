@@ -2,7 +2,6 @@ package tsumego
 
 import (
 	"fmt"
-	"slices"
 
 	"lifezero/game"
 )
@@ -76,12 +75,12 @@ func (l LD) Names() []string {
 // Append appends the ids of move m (an empty on-board point) for the side
 // to move of pos to dst.
 func (l LD) Append(pos *game.Position, m game.Point, dst []int32) []int32 {
-	return l.appendMove(pos, m, nil, dst)
+	return l.appendMove(pos, m, &pos.Board, dst)
 }
 
 // appendMove is Append reading the liberties of the blocks next to m from
-// libs, which must have been reset for pos (nil: walk every block).
-func (l LD) appendMove(pos *game.Position, m game.Point, libs *libCache, dst []int32) []int32 {
+// libs, a source for pos.
+func (l LD) appendMove(pos *game.Position, m game.Point, libs libertySource, dst []int32) []int32 {
 	b := &pos.Board
 	me := pos.ToMove()
 	var rs regionScan
@@ -98,7 +97,7 @@ func (l LD) appendMove(pos *game.Position, m game.Point, libs *libCache, dst []i
 }
 
 // appendLiberties adds the libs, oppLibs and ownWeak groups.
-func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, cache *libCache, dst []int32) []int32 {
+func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, source libertySource, dst []int32) []int32 {
 	var libs game.PointSet
 	capture := false
 	oppMin, ownMin := 1<<30, 1<<30
@@ -113,7 +112,7 @@ func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, cache *l
 			if repeats(seen[:i], h) {
 				continue
 			}
-			nl := cache.liberties(b, h)
+			nl := source.Liberties(h)
 			count := nl.Len()
 			if c == me {
 				ownMin = min(ownMin, count)
@@ -141,32 +140,13 @@ func (l LD) appendLiberties(b *game.Board, m game.Point, me game.Color, cache *l
 	return dst
 }
 
-// libCache keeps the liberties of the blocks that one position's candidate
-// moves touch. A tsumego's walls are long blocks, and walking one again for
-// each of the hundred moves beside it was a tenth of a solve's time.
-type libCache struct {
-	heads []game.Point
-	libs  []game.PointSet
-}
-
-// reset forgets the blocks of the last position.
-func (c *libCache) reset() {
-	c.heads, c.libs = c.heads[:0], c.libs[:0]
-}
-
-// liberties returns the liberties of the block with head h (a nil cache
-// walks the block each time).
-func (c *libCache) liberties(b *game.Board, h game.Point) game.PointSet {
-	if c == nil {
-		return b.Liberties(h)
-	}
-	if i := slices.Index(c.heads, h); i >= 0 {
-		return c.libs[i]
-	}
-	libs := b.Liberties(h)
-	c.heads = append(c.heads, h)
-	c.libs = append(c.libs, libs)
-	return libs
+// libertySource gives the liberties of the block at a stone of the
+// position being featurised: the board itself, or the 9-dan features'
+// analysis of it (features.Moves), which has walked every block already.
+// A tsumego's walls are long blocks, and walking one again for each of the
+// hundred moves beside it was a tenth of a solve's time.
+type libertySource interface {
+	Liberties(stone game.Point) game.PointSet
 }
 
 func repeats(heads []game.Point, h game.Point) bool {

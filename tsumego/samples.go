@@ -84,10 +84,9 @@ func (f Featurizer) Names() []string {
 
 // Scratch is a goroutine's reusable extraction space.
 type Scratch struct {
-	mv   features.Moves
-	ids  []int32
-	cut  []int
-	libs libCache
+	mv  features.Moves
+	ids []int32
+	cut []int
 }
 
 // Candidates computes the ids of moves (legal board moves or game.Pass) in
@@ -98,11 +97,10 @@ func (f Featurizer) Candidates(pos *game.Position, moves []game.Point, s *Scratc
 	if err := f.Set.ExtractMoves(pos, noHistory, moves, &s.mv); err != nil {
 		return err
 	}
-	s.libs.reset()
 	for i, m := range moves {
 		s.ids = append(s.ids[:0], s.mv.Features(i)...)
 		if m != game.Pass && f.LD.Base >= 0 {
-			s.ids = f.LD.appendMove(pos, m, &s.libs, s.ids)
+			s.ids = f.LD.appendMove(pos, m, &s.mv, s.ids)
 		}
 		visit(i, s.ids)
 	}

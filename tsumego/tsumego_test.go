@@ -310,8 +310,9 @@ func (c *countingRanker) Rank(pos *game.Position, moves []game.Point, scores []f
 	return err
 }
 
-// TestCandidatesMatchOneMoveAtATime checks that Candidates, which keeps
-// the liberties of the blocks its moves touch, gives every move the ids
+// TestCandidatesMatchOneMoveAtATime checks that Candidates, which reads
+// the blocks' liberties from the 9-dan features' analysis of the position,
+// gives every move the ids
 // that extracting it alone gives (LD.Append walks each block afresh), on
 // the 19x19 problems and on positions a few random moves into them, where
 // blocks have merged, shrunk and been captured.
