@@ -53,15 +53,7 @@ type bensonWork struct {
 // It allocates nothing.
 func (b *Board) Benson(c Color) UCA {
 	var w bensonWork
-	for i := 0; i < b.cells; i++ {
-		p := Point(i)
-		if b.color[p] == c && b.head[p] == int16(p) {
-			w.blockOf[p] = int16(w.nBlocks)
-			w.head[w.nBlocks] = p
-			w.nBlocks++
-		}
-	}
-	if w.nBlocks == 0 {
+	if b.numberBlocks(c, &w); w.nBlocks == 0 {
 		return UCA{}
 	}
 	b.bensonRegions(c, &w)
@@ -78,6 +70,18 @@ func (b *Board) Benson(c Color) UCA {
 		}
 	}
 	return u
+}
+
+// numberBlocks numbers the blocks of colour c in board order.
+func (b *Board) numberBlocks(c Color, w *bensonWork) {
+	for i := 0; i < b.cells; i++ {
+		p := Point(i)
+		if b.color[p] == c && b.head[p] == int16(p) {
+			w.blockOf[p] = int16(w.nBlocks)
+			w.head[w.nBlocks] = p
+			w.nBlocks++
+		}
+	}
 }
 
 // vital reports whether pair k's region is vital to its block: every empty
@@ -162,24 +166,9 @@ func (b *Board) bensonRegions(c Color, w *bensonWork) {
 		for n := 1; n > 0; {
 			n--
 			p := stack[n]
-			w.regionOf[p] = r
-			empty := b.color[p] == Empty
-			if empty {
-				w.empties[r]++
-			}
-			var libOf [4]int16 // blocks p is a liberty of, each once
-			nLib := 0
+			b.regionPoint(c, w, r, p)
 			for _, q := range b.Neighbors(p) {
-				switch col := b.color[q]; {
-				case col == c:
-					k := w.blockOf[b.head[q]]
-					pair := w.pairFor(r, k)
-					if empty && !contains16(libOf[:nLib], k) {
-						libOf[nLib] = k
-						nLib++
-						w.pairLibs[pair]++
-					}
-				case col != Border && !seen.Has(q):
+				if col := b.color[q]; col != c && col != Border && !seen.Has(q) {
 					seen.Add(q)
 					stack[n] = q
 					n++
@@ -188,6 +177,31 @@ func (b *Board) bensonRegions(c Color, w *bensonWork) {
 		}
 		w.nRegions++
 		w.first[w.nRegions] = int16(w.nPairs)
+	}
+}
+
+// regionPoint adds p, a point not of colour c, to region r, the one being
+// recorded: it counts p when empty and adds the region's pairs with the
+// blocks next to p, counting p as a liberty of each once.
+func (b *Board) regionPoint(c Color, w *bensonWork, r int16, p Point) {
+	w.regionOf[p] = r
+	empty := b.color[p] == Empty
+	if empty {
+		w.empties[r]++
+	}
+	var libOf [4]int16 // blocks p is a liberty of, each once
+	nLib := 0
+	for _, q := range b.Neighbors(p) {
+		if b.color[q] != c {
+			continue
+		}
+		k := w.blockOf[b.head[q]]
+		pair := w.pairFor(r, k)
+		if empty && !contains16(libOf[:nLib], k) {
+			libOf[nLib] = k
+			nLib++
+			w.pairLibs[pair]++
+		}
 	}
 }
 

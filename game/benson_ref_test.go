@@ -38,10 +38,20 @@ func TestBensonJudgeAllocateNothing(t *testing.T) {
 	pr := &Problem{Start: p, Region: p.AllPoints()}
 	pr.Goal[Black], pr.Goal[White] = GoalLiveAny, GoalKillAll
 	var standing PointSet
+	// A live goal with the white stones as crucial reads MayLive first.
+	live := *pr
+	live.Goal[Black], live.Goal[White] = GoalKill, GoalLive
+	var whites PointSet
+	for i := 0; i < p.Cells(); i++ {
+		if p.At(Point(i)) == White {
+			whites.Add(Point(i))
+		}
+	}
 	if n := testing.AllocsPerRun(20, func() {
 		u := p.Benson(White)
 		u.SmallestZone(&p.Board, &u.Alive)
 		pr.Judge(p, &standing)
+		live.Judge(p, &whites) // AliveAmong first
 	}); n != 0 {
 		t.Errorf("Benson, SmallestZone and Judge allocate %.1f times per call, want 0", n)
 	}

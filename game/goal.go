@@ -84,6 +84,9 @@ func (pr *Problem) Judge(pos *Position, standing *PointSet) Judgement {
 		if standing.Empty() {
 			return Judgement{Outcome: LivingFails}
 		}
+		if !pos.AliveAmong(standing, living) {
+			break // the usual case, read without flooding the board
+		}
 		u := pos.Benson(living)
 		if seeds := standing.Intersect(u.Alive); !seeds.Empty() {
 			return Judgement{Outcome: LivingWins, Zone: u.SmallestZone(&pos.Board, &seeds)}

@@ -274,15 +274,18 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 	}
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
-	r := parent.firstRec
+	// r is the next visited child's record and at its index: the records
+	// are in child order.
+	r, at := parent.firstRec, t.childIndex(parent.firstRec)
 	visited := 0 // visited children met so far: the index into t.left
 	for i, m := range t.scratch {
 		var rn *memNode
 		cur := int32(0)
-		if r != 0 && int(t.node(r).childIdx) == i {
+		if i == at {
 			cur = r
 			rn = t.node(r)
 			r = rn.nextSib
+			at = t.childIndex(r)
 			visited++
 		}
 		if skip.skip(m, cur) {
@@ -325,11 +328,21 @@ func (t *memTree) movesLeft(id int32, skip skipper) int {
 	return least
 }
 
+// childIndex is the child index of record r, -1 for none (r = 0).
+func (t *memTree) childIndex(r int32) int {
+	if r == 0 {
+		return -1
+	}
+	return int(t.node(r).childIdx)
+}
+
 // visitedPrior is the prior mass of id's visited children.
 func (t *memTree) visitedPrior(id int32, c *children) float64 {
 	var sum float64
-	for r := t.node(id).firstRec; r != 0; r = t.node(r).nextSib {
-		sum += float64(c.priorOf(int(t.node(r).childIdx)))
+	for r := t.node(id).firstRec; r != 0; {
+		n := t.node(r)
+		sum += float64(c.priorOf(int(n.childIdx)))
+		r = n.nextSib
 	}
 	return sum
 }
