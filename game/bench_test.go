@@ -127,3 +127,47 @@ func BenchmarkBenson19(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ops/s")
 }
+
+// BenchmarkAliveAmong19 asks, of 19x19 positions 40 to 200 moves into
+// random games, whether one block of each colour (the one on the first
+// stone in board order) is unconditionally alive: by Benson on the whole
+// board, and by AliveAmong on the part that decides it, as the judges do.
+func BenchmarkAliveAmong19(b *testing.B) {
+	rng := rand.New(rand.NewPCG(19, 3))
+	type query struct {
+		p     *Position
+		c     Color
+		seeds PointSet
+	}
+	var queries []query
+	for len(queries) < 64 {
+		p, err := NewPosition(19)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := randomGame(p, rng, 0.005, 40+rng.IntN(160), nil); err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []Color{Black, White} {
+			for i := 0; i < p.Cells(); i++ {
+				if p.At(Point(i)) == c {
+					queries = append(queries, query{p, c, p.BlockSet(Point(i))})
+					break
+				}
+			}
+		}
+	}
+	b.Run("benson", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			q := &queries[i%len(queries)]
+			u := q.p.Benson(q.c)
+			u.Alive.Intersects(&q.seeds)
+		}
+	})
+	b.Run("alive-among", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			q := &queries[i%len(queries)]
+			q.p.AliveAmong(&q.seeds, q.c)
+		}
+	})
+}

@@ -153,56 +153,61 @@ func (w *bensonWork) settle() {
 // are their liberties.
 func (b *Board) bensonRegions(c Color, w *bensonWork) {
 	var seen PointSet
-	var stack [MaxCells]Point
+	var stack, points [MaxCells]Point
 	for i := 0; i < b.cells; i++ {
 		start := Point(i)
 		if col := b.color[start]; col == c || col == Border || seen.Has(start) {
 			continue
 		}
-		r := int16(w.nRegions)
-		w.first[r] = int16(w.nPairs)
 		seen.Add(start)
 		stack[0] = start
-		for n := 1; n > 0; {
-			n--
-			p := stack[n]
-			b.regionPoint(c, w, r, p)
+		n := 0
+		for top := 1; top > 0; {
+			top--
+			p := stack[top]
+			points[n] = p
+			n++
 			for _, q := range b.Neighbors(p) {
 				if col := b.color[q]; col != c && col != Border && !seen.Has(q) {
 					seen.Add(q)
-					stack[n] = q
-					n++
+					stack[top] = q
+					top++
 				}
 			}
 		}
-		w.nRegions++
-		w.first[w.nRegions] = int16(w.nPairs)
+		b.addRegion(c, w, points[:n])
 	}
 }
 
-// regionPoint adds p, a point not of colour c, to region r, the one being
-// recorded: it counts p when empty and adds the region's pairs with the
-// blocks next to p, counting p as a liberty of each once.
-func (b *Board) regionPoint(c Color, w *bensonWork, r int16, p Point) {
-	w.regionOf[p] = r
-	empty := b.color[p] == Empty
-	if empty {
-		w.empties[r]++
-	}
-	var libOf [4]int16 // blocks p is a liberty of, each once
-	nLib := 0
-	for _, q := range b.Neighbors(p) {
-		if b.color[q] != c {
-			continue
+// addRegion records points, a region of points not of colour c, as w's
+// next region: its empty points, and its pairs with the blocks next to it,
+// counting each point as a liberty of each such block once.
+func (b *Board) addRegion(c Color, w *bensonWork, points []Point) {
+	r := int16(w.nRegions)
+	w.first[r] = int16(w.nPairs)
+	for _, p := range points {
+		w.regionOf[p] = r
+		empty := b.color[p] == Empty
+		if empty {
+			w.empties[r]++
 		}
-		k := w.blockOf[b.head[q]]
-		pair := w.pairFor(r, k)
-		if empty && !contains16(libOf[:nLib], k) {
-			libOf[nLib] = k
-			nLib++
-			w.pairLibs[pair]++
+		var libOf [4]int16 // blocks p is a liberty of, each once
+		nLib := 0
+		for _, q := range b.Neighbors(p) {
+			if b.color[q] != c {
+				continue
+			}
+			k := w.blockOf[b.head[q]]
+			pair := w.pairFor(r, k)
+			if empty && !contains16(libOf[:nLib], k) {
+				libOf[nLib] = k
+				nLib++
+				w.pairLibs[pair]++
+			}
 		}
 	}
+	w.nRegions++
+	w.first[w.nRegions] = int16(w.nPairs)
 }
 
 // pairFor returns the pair of region r (the one being flooded) with block

@@ -135,8 +135,6 @@ func (b *Board) floodVital(c Color, l *localBenson, h int16, start Point, seen, 
 // recordRegion takes the blocks next to the region of points and records
 // the region in w, with its pairs.
 func (b *Board) recordRegion(c Color, w *bensonWork, l *localBenson, points []Point) {
-	r := int16(w.nRegions)
-	w.first[r] = int16(w.nPairs)
 	for _, p := range points {
 		for _, q := range b.Neighbors(p) {
 			if b.color[q] == c {
@@ -144,10 +142,8 @@ func (b *Board) recordRegion(c Color, w *bensonWork, l *localBenson, points []Po
 			}
 		}
 		l.recorded.Add(p)
-		b.regionPoint(c, w, r, p)
 	}
-	w.nRegions++
-	w.first[w.nRegions] = int16(w.nPairs)
+	b.addRegion(c, w, points)
 }
 
 // touchesBlock reports whether p is next to a stone of the block with

@@ -28,6 +28,8 @@ type memTree struct {
 	words     int          // bitset words of a block
 	scratch   []game.Point
 	palBuf    []uint32
+	palIdx    []uint8 // each child's palette index, while expand writes a block
+	palette   paletteIndex
 	// virtual counts, while several leaves are in flight (the parallel
 	// form, a batch), the leaves' paths through a record (flagVirtual
 	// set): virtual losses, which steer the other descents to other lines
@@ -171,17 +173,12 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 		board = moves[:len(moves)-1]
 	}
 	// Palette of distinct priors (by bits), in order of first appearance.
-	pal := t.palBuf[:0]
+	pal, idx := t.palBuf[:0], t.palIdx[:0]
 	usePal := true
+	t.palette.reset()
 	for _, p := range priors {
 		b := math.Float32bits(p)
-		found := false
-		for _, q := range pal {
-			if q == b {
-				found = true
-				break
-			}
-		}
+		k, found := t.palette.find(b, len(pal))
 		if !found {
 			if len(pal) == 255 {
 				usePal = false
@@ -189,8 +186,9 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 			}
 			pal = append(pal, b)
 		}
+		idx = append(idx, k)
 	}
-	t.palBuf = pal
+	t.palBuf, t.palIdx = pal, idx
 	if usePal && 4*len(pal)+len(moves) >= 4*len(moves) {
 		usePal = false
 	}
@@ -201,7 +199,7 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 	size := blockSize(len(moves), nPal, t.words)
 	ref, slack := t.data.alloc(size)
 	b := t.data.block(ref, size)
-	clear(b)
+	clear(b[:blockHeader+8*t.words]) // the rest is written below
 	b[7] = byte(slack)
 	binary.LittleEndian.PutUint16(b, uint16(len(moves)))
 	binary.LittleEndian.PutUint16(b[2:], uint16(nPal))
@@ -226,15 +224,7 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 			binary.LittleEndian.PutUint32(b[off+4*i:], q)
 		}
 		off += 4 * nPal
-		for i, p := range priors {
-			bits := math.Float32bits(p)
-			for k, q := range pal {
-				if q == bits {
-					b[off+i] = byte(k)
-					break
-				}
-			}
-		}
+		copy(b[off:], idx)
 	} else {
 		for i, p := range priors {
 			binary.LittleEndian.PutUint32(b[off+4*i:], math.Float32bits(p))
@@ -458,4 +448,41 @@ func (t *memTree) stats(rn *memNode, rec int32, fpu float64) (visits int32, q fl
 		return visits, float64(rn.valueSum) / float64(visits)
 	}
 	return visits, rn.q(fpu)
+}
+
+// paletteIndex finds a prior's place in the palette expand is building: an
+// open-addressing table of the bits seen, twice the palette's largest
+// size, emptied by a new generation instead of a clear.
+type paletteIndex struct {
+	gen   uint32
+	stamp [paletteSlots]uint32 // gen of the expansion that filled the slot
+	key   [paletteSlots]uint32
+	index [paletteSlots]uint8
+}
+
+const paletteSlots = 512
+
+// reset empties the table.
+func (x *paletteIndex) reset() {
+	x.gen++
+	if x.gen == 0 { // wrapped: stamps of 0 would read as filled
+		x.stamp = [paletteSlots]uint32{}
+		x.gen = 1
+	}
+}
+
+// find returns the palette index of bits, or, when it is new, records it
+// at next (the palette's length) and returns next and false.
+func (x *paletteIndex) find(bits uint32, next int) (uint8, bool) {
+	h := (bits * 0x9e3779b1) >> (32 - 9) // 9 bits: paletteSlots
+	for {
+		if x.stamp[h] != x.gen {
+			x.stamp[h], x.key[h], x.index[h] = x.gen, bits, uint8(next)
+			return uint8(next), false
+		}
+		if x.key[h] == bits {
+			return x.index[h], true
+		}
+		h = (h + 1) & (paletteSlots - 1)
+	}
 }
