@@ -12,15 +12,17 @@ package game
 // seeds' blocks and takes, for every block taken, the regions vital to it
 // and, for every region taken, all the blocks next to it. Each region
 // vital to a block taken is taken, and each region taken has its blocks,
-// so Benson's algorithm run on the part (every other block dropped at
-// once) keeps exactly the blocks of the part that it keeps on the whole
-// board: what it keeps on the part is a set of that kind on the board, and
-// the alive blocks reachable from a seed that Benson keeps on the board,
-// with their vital regions, lie wholly in the part and form one.
+// so Benson's algorithm run on the part (its blocks and regions only, the
+// rest of the board left out) keeps exactly the blocks of the part that it
+// keeps on the whole board: what it keeps on the part is a set of that
+// kind on the board, and the alive blocks reachable from a seed that
+// Benson keeps on the board, with their vital regions, lie wholly in the
+// part and form one.
 //
 // A region is read from a block only until its first empty point that is
-// not a liberty of that block, so the large open regions of 19x19
-// problems cost a few steps. When no seed's block has two vital regions,
+// not a liberty of that block (or a point next to an earlier such reading
+// of the same region), so the large open regions of 19x19 problems cost a
+// few steps. When no seed's block has two vital regions,
 // nothing more is read. It allocates nothing.
 func (b *Board) AliveAmong(seeds *PointSet, c Color) bool {
 	var w bensonWork
@@ -99,7 +101,8 @@ func (b *Board) readBlock(c Color, w *bensonWork, l *localBenson, h int16) {
 // floodVital floods the region of start into l.flood, adding its points
 // to seen, and reports whether every empty point of it is a liberty of the
 // block with head h; n counts the points flooded. It stops at the first
-// that is not, adding every point it has seen to failed.
+// that is not, or at a point next to one of failed (the same region,
+// known not to be vital), adding every point it has seen to failed.
 func (b *Board) floodVital(c Color, l *localBenson, h int16, start Point, seen, failed *PointSet) (n int, ok bool) {
 	seen.Add(start)
 	l.stack[0] = start

@@ -38,7 +38,7 @@ func TestBensonJudgeAllocateNothing(t *testing.T) {
 	pr := &Problem{Start: p, Region: p.AllPoints()}
 	pr.Goal[Black], pr.Goal[White] = GoalLiveAny, GoalKillAll
 	var standing PointSet
-	// A live goal with the white stones as crucial reads MayLive first.
+	// A live goal with the white stones as crucial asks AliveAmong first.
 	live := *pr
 	live.Goal[Black], live.Goal[White] = GoalKill, GoalLive
 	var whites PointSet

@@ -199,7 +199,7 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 	size := blockSize(len(moves), nPal, t.words)
 	ref, slack := t.data.alloc(size)
 	b := t.data.block(ref, size)
-	clear(b[:blockHeader+8*t.words]) // the rest is written below
+	clear(b[:blockHeader+8*t.words]) // the rest is written below: one prior per move
 	b[7] = byte(slack)
 	binary.LittleEndian.PutUint16(b, uint16(len(moves)))
 	binary.LittleEndian.PutUint16(b[2:], uint16(nPal))

@@ -52,19 +52,43 @@ func TestChildrenBlockRoundTrip(t *testing.T) {
 			id := tree.nodes.alloc()
 			*tree.node(id) = memNode{move: game.NoPoint}
 			tree.expand(id, game.Black, moves, priors)
-			c, ok := tree.kidsOf(id)
-			if !ok || c.n != len(moves) || c.player != game.Black {
-				t.Fatalf("block: ok %v, %d children of %v, want %d of Black", ok, c.n, c.player, len(moves))
-			}
-			got := tree.moves(&c, nil)
-			for i := range moves {
-				if got[i] != moves[i] || c.priorOf(i) != priors[i] {
-					t.Fatalf("child %d: move %v prior %v, want %v %v", i, got[i], c.priorOf(i), moves[i], priors[i])
-				}
-			}
+			c := readBack(t, tree, id, moves, priors)
 			if palette := c.pal != nil; palette != (tc.distinct > 0 && tc.distinct < 256) {
 				t.Errorf("palette used: %v", palette)
 			}
+			// The block released with every byte set and written again
+			// in the same place: expand must write whatever it reads back.
+			ref := tree.node(id).kids
+			size := blockSize(c.n, len(c.pal)/4, len(c.words)/8)
+			slack := int(tree.data.block(ref, blockHeader)[7])
+			block := tree.data.block(ref, size)
+			for i := range block {
+				block[i] = 0xff
+			}
+			tree.data.release(ref, size, slack)
+			tree.node(id).kids = blockRef{}
+			tree.expand(id, game.Black, moves, priors)
+			if tree.node(id).kids != ref {
+				t.Fatalf("the released block was not reused")
+			}
+			readBack(t, tree, id, moves, priors)
 		})
 	}
+}
+
+// readBack checks that node id's children block holds moves and priors,
+// played by Black, and returns it.
+func readBack(t *testing.T, tree *memTree, id int32, moves []game.Point, priors []float32) children {
+	t.Helper()
+	c, ok := tree.kidsOf(id)
+	if !ok || c.n != len(moves) || c.player != game.Black || c.hasPass != (moves[len(moves)-1] == game.Pass) {
+		t.Fatalf("block: ok %v, %d children of %v (pass %v), want %d of Black", ok, c.n, c.player, c.hasPass, len(moves))
+	}
+	got := tree.moves(&c, nil)
+	for i := range moves {
+		if got[i] != moves[i] || c.priorOf(i) != priors[i] {
+			t.Fatalf("child %d: move %v prior %v, want %v %v", i, got[i], c.priorOf(i), moves[i], priors[i])
+		}
+	}
+	return c
 }
