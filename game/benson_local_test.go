@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestAliveAmongMatchesBenson checks AliveAmong against Benson on random
+// TestAliveAmongMatchesBenson checks AliveAmong, and BensonIfAlive, which
+// asks it on boards larger than 9x9, against Benson on random
 // positions of every size, for both colours: for each block as the seeds,
 // and for random sets of points (empty points and the other colour's
 // stones among them, which it ignores).
@@ -22,6 +23,10 @@ func TestAliveAmongMatchesBenson(t *testing.T) {
 					if got := b.AliveAmong(&seeds, c); got != want {
 						t.Fatalf("%dx%d position %d, %v, seeds %s: AliveAmong %v, Benson alive %s\n%s",
 							size, size, i, c, setString(b, seeds), got, setString(b, u.Alive), p.String())
+					}
+					if got, ok := b.BensonIfAlive(&seeds, c); ok != want || (ok && got != u) {
+						t.Fatalf("%dx%d position %d, %v, seeds %s: BensonIfAlive %v (alive %s), Benson alive %s",
+							size, size, i, c, setString(b, seeds), ok, setString(b, got.Alive), setString(b, u.Alive))
 					}
 					if want {
 						yes++

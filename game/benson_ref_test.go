@@ -38,7 +38,7 @@ func TestBensonJudgeAllocateNothing(t *testing.T) {
 	pr := &Problem{Start: p, Region: p.AllPoints()}
 	pr.Goal[Black], pr.Goal[White] = GoalLiveAny, GoalKillAll
 	var standing PointSet
-	// A live goal with the white stones as crucial asks AliveAmong first.
+	// A live goal with the white stones as crucial asks BensonIfAlive.
 	live := *pr
 	live.Goal[Black], live.Goal[White] = GoalKill, GoalLive
 	var whites PointSet
@@ -51,7 +51,7 @@ func TestBensonJudgeAllocateNothing(t *testing.T) {
 		u := p.Benson(White)
 		u.SmallestZone(&p.Board, &u.Alive)
 		pr.Judge(p, &standing)
-		live.Judge(p, &whites) // AliveAmong first
+		live.Judge(p, &whites)
 	}); n != 0 {
 		t.Errorf("Benson, SmallestZone and Judge allocate %.1f times per call, want 0", n)
 	}

@@ -84,11 +84,8 @@ func (pr *Problem) Judge(pos *Position, standing *PointSet) Judgement {
 		if standing.Empty() {
 			return Judgement{Outcome: LivingFails}
 		}
-		if !pos.AliveAmong(standing, living) {
-			break // the usual case, read without flooding the board
-		}
-		u := pos.Benson(living)
-		if seeds := standing.Intersect(u.Alive); !seeds.Empty() {
+		if u, ok := pos.BensonIfAlive(standing, living); ok {
+			seeds := standing.Intersect(u.Alive)
 			return Judgement{Outcome: LivingWins, Zone: u.SmallestZone(&pos.Board, &seeds)}
 		}
 	case GoalLiveAny:

@@ -367,33 +367,17 @@ func (c *safetyCheck) alive(b *game.Board) bool {
 	return ok
 }
 
-// smallBoard is the largest board on which aliveZone runs Benson's
-// algorithm without asking AliveAmong first.
-const smallBoard = 9
-
 // aliveZone returns the zone of the judge's win in b when it lies inside Z.
 func (c *safetyCheck) aliveZone(b *game.Board) (game.PointSet, bool) {
 	candidates := c.zone
 	if c.pr.Goal[c.living] == game.GoalLive {
 		candidates = candidates.Intersect(*c.standing)
 	}
-	// Most local positions have no life yet, which AliveAmong reads from
-	// the candidates' blocks and the regions and blocks around them; on a
-	// small board that is most of the board, and Benson's single flood
-	// costs less (killall7x7 at 50,000 nodes:
-	// 46.5 s user with Benson alone, 48.8 s with AliveAmong first, run
-	// side by side; docs/results/tsumego.md, session 27).
-	if b.Size() > smallBoard && !b.AliveAmong(&candidates, c.living) {
+	u, ok := b.BensonIfAlive(&candidates, c.living)
+	if !ok {
 		return game.PointSet{}, false
 	}
-	u := b.Benson(c.living)
-	seeds := u.Alive.Intersect(c.zone)
-	if c.pr.Goal[c.living] == game.GoalLive {
-		seeds = seeds.Intersect(*c.standing)
-	}
-	if seeds.Empty() {
-		return game.PointSet{}, false
-	}
+	seeds := u.Alive.Intersect(candidates)
 	z := u.SmallestZone(b, &seeds)
 	return z, z.SubsetOf(&c.zone)
 }

@@ -312,10 +312,10 @@ func (c *countingRanker) Rank(pos *game.Position, moves []game.Point, scores []f
 
 // TestCandidatesMatchOneMoveAtATime checks that Candidates, which reads
 // the blocks' liberties from the 9-dan features' analysis of the position,
-// gives every move the ids
-// that extracting it alone gives (LD.Append walks each block afresh), on
-// the 19x19 problems and on positions a few random moves into them, where
-// blocks have merged, shrunk and been captured.
+// gives every move the ids that extracting it alone gives (LD.Append
+// walks each block afresh), on the 19x19 problems and on positions a few
+// random moves into them, where blocks have merged, shrunk and been
+// captured.
 func TestCandidatesMatchOneMoveAtATime(t *testing.T) {
 	set, err := features.New(features.Config{Pattern3Liberties: true, NoLadders: true})
 	if err != nil {
