@@ -101,7 +101,12 @@ func TestSolveProblems(t *testing.T) {
 				t.Errorf("%+v: %s: %s with an RZ of %d points", cfg, r.ID, r.Result, r.RZSize)
 			}
 			wantAlgo := cmp(cfg.Algo, AlgoMCTS)
-			wantEvaluator := cmp(cfg.Evaluator, DefaultEvaluator)
+			// One search of the mcts form defaults to ldb-nakade; a
+			// portfolio or a depth-first form to ldb.
+			wantEvaluator := cmp(cfg.Evaluator, EvaluatorLDBNakade)
+			if cfg.Portfolio > 1 || cfg.Algo == AlgoDFS {
+				wantEvaluator = cmp(cfg.Evaluator, EvaluatorLDB)
+			}
 			if cfg.Portfolio > 1 {
 				wantEvaluator += "/" + EvaluatorLDBNoShapes // the default second evaluator
 			}
@@ -123,7 +128,12 @@ func TestSolveRowRecordsSearch(t *testing.T) {
 		cfg  SolveConfig
 		want string
 	}{
-		{SolveConfig{}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
+		// The default evaluator, ldb-nakade, searches without the FPU
+		// reduction; ldb and a portfolio's lead with it.
+		{SolveConfig{}, "depth_discount=0.9 fpu_reduction=0 safety=true proof_bonus=0.1"},
+		{SolveConfig{Evaluator: EvaluatorLDB}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
+		{SolveConfig{Portfolio: 2}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
+		{SolveConfig{Evaluator: EvaluatorLDBNakade, FPUReduction: 0.3}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
 		{SolveConfig{FPUReduction: -1, ProofBonus: -1}, "depth_discount=0.9 fpu_reduction=0 safety=true"},
 		{SolveConfig{FPUReduction: 0.5, ProofBonus: 0.2, DepthDiscount: 1, NoSafety: true}, "depth_discount=1 fpu_reduction=0.5 safety=false proof_bonus=0.2"},
 		{SolveConfig{Algo: AlgoDFPN, FPUReduction: -1}, "safety=true"},

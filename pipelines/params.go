@@ -36,7 +36,7 @@ func (e *ParamError) Error() string {
 type ParamField struct {
 	Key     string // dotted for nested structs
 	Type    string
-	Default string // the default value, as YAML would write it
+	Default string // the default value, as YAML would write it; "unset" for a nil pointer (an optional param)
 	Help    string // the field's "help" struct tag
 	index   []int
 	typ     reflect.Type
@@ -88,10 +88,19 @@ func structFields(v reflect.Value, index []int) ([]ParamField, error) {
 			return nil, fmt.Errorf("field %s: key %q used twice", f.Name, name)
 		}
 		seen[name] = true
+		// A pointer param is optional: unset, its default depends on
+		// other params, which its help says.
+		typeName, def := f.Type.String(), yamlValue(v.Field(i).Interface())
+		if f.Type.Kind() == reflect.Pointer {
+			typeName = f.Type.Elem().String()
+			if v.Field(i).IsNil() {
+				def = "unset"
+			}
+		}
 		out = append(out, ParamField{
 			Key:     name,
-			Type:    f.Type.String(),
-			Default: yamlValue(v.Field(i).Interface()),
+			Type:    typeName,
+			Default: def,
 			Help:    f.Tag.Get("help"),
 			index:   idx,
 			typ:     f.Type,

@@ -55,8 +55,11 @@ func tinyDir(t *testing.T) string {
 
 func TestSolveJSON(t *testing.T) {
 	dir := tinyDir(t)
-	// search records the settings that ordered the search (the defaults).
-	search := map[string]string{"mcts": "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1", "dfs": "safety=true"}
+	// search records the settings that ordered the search (the defaults:
+	// one search of the mcts form is ldb-nakade without the FPU
+	// reduction, a depth-first form ldb).
+	search := map[string]string{"mcts": "depth_discount=0.9 fpu_reduction=0 safety=true proof_bonus=0.1", "dfs": "safety=true"}
+	evaluator := map[string]string{"mcts": evaluate.EvaluatorLDBNakade, "dfs": evaluate.EvaluatorLDB}
 	for _, algo := range []string{"mcts", "dfs"} {
 		code, out, errs := lifezero(t, "solve", dir, "--json", "--budget", "5000", "--algo", algo, "--workers", "2")
 		if code != 0 {
@@ -74,7 +77,7 @@ func TestSolveJSON(t *testing.T) {
 			p := tinyProblems[i] // file-name order, the same as the table's
 			want := map[string]any{"id": strings.TrimSuffix(p.file, filepath.Ext(p.file)), "set": "tiny", "result": p.result,
 				"first_move": p.move, "algo": algo, "rz": true, "tt": true, "agrees": p.agrees, "living": "W", "budget": 5000.0,
-				"evaluator": evaluate.DefaultEvaluator, "table_hits": 0.0, "aborted": false, "search": search[algo]}
+				"evaluator": evaluator[algo], "table_hits": 0.0, "aborted": false, "search": search[algo]}
 			for k, v := range want {
 				if !reflect.DeepEqual(got[k], v) {
 					t.Errorf("%s: %s: %s = %#v, want %#v", algo, want["id"], k, got[k], v)

@@ -64,8 +64,8 @@ func TestDefaultPipeline(t *testing.T) {
 	}
 	proven := 0
 	for _, r := range solveRows {
-		if r.Evaluator != "ldb+tsumego" {
-			t.Errorf("solve row %s: evaluator %q, want ldb+tsumego", r.ID, r.Evaluator)
+		if r.Evaluator != "ldb-nakade+tsumego" {
+			t.Errorf("solve row %s: evaluator %q, want ldb-nakade+tsumego (the default's)", r.ID, r.Evaluator)
 		}
 		if !r.Solved() {
 			continue

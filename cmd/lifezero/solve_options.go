@@ -26,29 +26,29 @@ import (
 // default turned the table on and results cached before that must not be
 // taken for today's.
 type solveOptions struct {
-	Budget          int     `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
-	Algo            string  `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
-	RZ              bool    `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
-	TT              bool    `yaml:"tt" help:"use the transposition table"`
-	Evaluator       string  `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ldb-noshapes, ldb-nakade, ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform"`
-	Timeout         string  `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
-	Workers         int     `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
-	Threads         int     `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
-	Portfolio       int     `yaml:"portfolio" json:",omitempty" help:"searches of each problem run at once, each its own tree and search order (the settings as given, then fpu_reduction off, fpu_reduction, safety and proof_bonus off, depth_discount off, all four off; at most 5), the threads split evenly among them (fewer threads than searches: the searches take turns on them); the first proof stops the rest (mcts form; 0 or 1: one search)"`
-	PortfolioShare  bool    `yaml:"portfolio_share" json:",omitempty" help:"the portfolio's members share one pattern table, so a win one proves and stores proves the same pattern in the others' trees (results then depend on the members' timing)"`
-	PortfolioEval   string  `yaml:"portfolio_evaluator" json:",omitempty" help:"the built-in evaluator of the portfolio's members after the first (see evaluator; empty: ldb-noshapes when evaluator is ldb with one features model and no network, else evaluator), so that they differ in more than their settings"`
-	Batch           int     `yaml:"batch" json:",omitempty" help:"leaves the mcts form's one thread evaluates at once under virtual loss (0 or 1: one); a network (--net, alone or with --net-with) evaluates them in one forward pass"`
-	RZT             string  `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
-	RZTNoTimestamps bool    `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
-	RZTSymmetric    bool    `yaml:"rzt_sym" json:",omitempty" help:"pattern table also matches the problem's board symmetries"`
-	NetMode         string  `yaml:"net_mode" help:"with a network: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
-	NetWith         string  `yaml:"net_with" json:",omitempty" help:"with a network: order the search by it together with this built-in evaluator (see evaluator; empty: the network alone)"`
-	NetMix          string  `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
-	DepthDiscount   float64 `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
-	FPUReduction    float64 `yaml:"fpu_reduction" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off)"`
-	ProofBonus      float64 `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
-	Safety          bool    `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
-	MaxMemory       string  `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
+	Budget          int      `yaml:"budget" help:"most nodes (MCTS simulations or depth-first visits) per problem; the papers' limit is 500000"`
+	Algo            string   `yaml:"algo" help:"solver form: mcts, dfs or dfpn"`
+	RZ              bool     `yaml:"rz" help:"use relevance zones (false: every defence must be refuted)"`
+	TT              bool     `yaml:"tt" help:"use the transposition table"`
+	Evaluator       string   `yaml:"evaluator" help:"move ordering: ldb (life and death guided to unconditional life), ldb-noshapes, ldb-nakade (ldb that counts a region holding killer stones as an eye), ld-probe, ld-vital, ld, ld-noeyes, ld-nopass, heuristic or uniform (empty: ldb-nakade for one search of the mcts form, ldb for a portfolio or a depth-first form)"`
+	Timeout         string   `yaml:"timeout" help:"stop a problem after this long, a Go duration such as 5m (empty or 0: no limit)"`
+	Workers         int      `yaml:"workers" help:"problems solved at once (timings compete for CPUs)"`
+	Threads         int      `yaml:"threads" json:",omitempty" help:"goroutines searching each problem's tree (mcts form; 0 or 1: one; the papers' protocol uses 2)"`
+	Portfolio       int      `yaml:"portfolio" json:",omitempty" help:"searches of each problem run at once, each its own tree and search order (the settings as given, then fpu_reduction off, fpu_reduction, safety and proof_bonus off, depth_discount off, all four off; at most 5), the threads split evenly among them (fewer threads than searches: the searches take turns on them); the first proof stops the rest (mcts form; 0 or 1: one search)"`
+	PortfolioShare  bool     `yaml:"portfolio_share" json:",omitempty" help:"the portfolio's members share one pattern table, so a win one proves and stores proves the same pattern in the others' trees (results then depend on the members' timing)"`
+	PortfolioEval   string   `yaml:"portfolio_evaluator" json:",omitempty" help:"the built-in evaluator of the portfolio's members after the first (see evaluator; empty: ldb-noshapes when evaluator is ldb with one features model and no network, else evaluator), so that they differ in more than their settings"`
+	Batch           int      `yaml:"batch" json:",omitempty" help:"leaves the mcts form's one thread evaluates at once under virtual loss (0 or 1: one); a network (--net, alone or with --net-with) evaluates them in one forward pass"`
+	RZT             string   `yaml:"rzt" json:"rzt" help:"relevance-zone pattern table: tree (paper 000's radix tree; the mcts form's default), linear or none"`
+	RZTNoTimestamps bool     `yaml:"rzt_nt" json:",omitempty" help:"pattern table without timestamps (compare every entry at every lookup)"`
+	RZTSymmetric    bool     `yaml:"rzt_sym" json:",omitempty" help:"pattern table also matches the problem's board symmetries"`
+	NetMode         string   `yaml:"net_mode" help:"with a network: ftl (the d-win head at the problem's ftl_d) or value (the plain value head)"`
+	NetWith         string   `yaml:"net_with" json:",omitempty" help:"with a network: order the search by it together with this built-in evaluator (see evaluator; empty: the network alone)"`
+	NetMix          string   `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
+	DepthDiscount   float64  `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
+	FPUReduction    *float64 `yaml:"fpu_reduction" json:",omitempty" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off; unset: off with ldb-nakade, 0.3 with the other evaluators)"`
+	ProofBonus      float64  `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
+	Safety          bool     `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
+	MaxMemory       string   `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
 
 // offAtZero turns a param where 0 means off into SolveConfig's spelling,
@@ -67,7 +67,7 @@ func offAtZero(key string, v float64) (float64, error) {
 // defaultSolveOptions are the defaults of both the stage and the command.
 func defaultSolveOptions() solveOptions {
 	return solveOptions{Budget: evaluate.DefaultSolveBudget, Algo: evaluate.AlgoMCTS, RZ: true, TT: true,
-		Evaluator: evaluate.DefaultEvaluator, Workers: 1, NetMode: neteval.FTL.String(), DepthDiscount: evaluate.DefaultDepthDiscount, FPUReduction: evaluate.DefaultFPUReduction,
+		Workers: 1, NetMode: neteval.FTL.String(), DepthDiscount: evaluate.DefaultDepthDiscount,
 		ProofBonus: evaluate.DefaultProofBonus, Safety: true}
 }
 
@@ -82,7 +82,7 @@ func (o *solveOptions) Validate() error {
 func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
-		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount, FPUReduction: o.FPUReduction,
+		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount,
 		NoSafety: !o.Safety, ProofBonus: o.ProofBonus}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
@@ -95,8 +95,12 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 		return cfg, &pipelines.ParamError{Key: "depth_discount", Msg: "0: want a factor in (0, 1]; 1 turns the discount off"}
 	}
 	var err error
-	if cfg.FPUReduction, err = offAtZero("fpu_reduction", o.FPUReduction); err != nil {
-		return cfg, err
+	// Unset, it is the evaluator's default (evaluate.DefaultFPUReductionOf),
+	// which SolveConfig reads from its 0.
+	if o.FPUReduction != nil {
+		if cfg.FPUReduction, err = offAtZero("fpu_reduction", *o.FPUReduction); err != nil {
+			return cfg, err
+		}
 	}
 	if cfg.ProofBonus, err = offAtZero("proof_bonus", o.ProofBonus); err != nil {
 		return cfg, err

@@ -134,7 +134,13 @@ func TestSolveShapingReachesSolver(t *testing.T) {
 		safety             bool
 		proofBonus         float64
 	}{
-		{"{}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true, evaluate.DefaultProofBonus},
+		// Unset, the FPU reduction is the evaluator's: off with the one
+		// search's ldb-nakade, DefaultFPUReduction with ldb, which leads a
+		// portfolio.
+		{"{}", evaluate.DefaultDepthDiscount, 0, true, evaluate.DefaultProofBonus},
+		{"{evaluator: ldb}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true, evaluate.DefaultProofBonus},
+		{"{portfolio: 3, threads: 2}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true, evaluate.DefaultProofBonus},
+		{"{evaluator: ldb-nakade, fpu_reduction: 0.3}", evaluate.DefaultDepthDiscount, 0.3, true, evaluate.DefaultProofBonus},
 		{"{depth_discount: 0.75, fpu_reduction: 0.5, proof_bonus: 0.2}", 0.75, 0.5, true, 0.2},
 		{"{depth_discount: 1, fpu_reduction: 0, safety: false, proof_bonus: 0}", 1, 0, false, 0},
 	} {

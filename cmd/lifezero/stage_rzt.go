@@ -20,9 +20,12 @@ type rztOptions struct {
 	Timeout   string `yaml:"timeout" help:"stop each solve after this long, a Go duration such as 5m (empty: no limit)"`
 }
 
-// defaultRZTOptions are the solve stage's budget and evaluator.
+// defaultRZTOptions are the solve stage's budget and ldb, the evaluator
+// its results were measured with (docs/results/rzs.md), with its FPU
+// reduction (the one search's default, ldb-nakade without the reduction,
+// came later: docs/results/tsumego.md, session 28).
 func defaultRZTOptions() rztOptions {
-	return rztOptions{Budget: evaluate.DefaultSolveBudget, Evaluator: evaluate.DefaultEvaluator}
+	return rztOptions{Budget: evaluate.DefaultSolveBudget, Evaluator: evaluate.DefaultLeadEvaluator}
 }
 
 // Validate catches bad params when the pipeline is loaded, at their line.

@@ -21,7 +21,8 @@ func FlagName(param string) string { return strings.ReplaceAll(param, "_", "-") 
 // flag:"-" (params a command takes otherwise, for example as inputs) and
 // yaml:"-" get no flag; embedded structs are bound field by field. A bool
 // that defaults to true is turned off by --no-NAME, since --NAME=false reads
-// badly on a command line. A []string field takes repeated or
+// badly on a command line. A *float64 field stays nil unless its flag is
+// given. A []string field takes repeated or
 // comma-separated values.
 func Bind(fs *flag.FlagSet, opts any) error {
 	v := reflect.ValueOf(opts)
@@ -68,6 +69,8 @@ func bindField(fs *flag.FlagSet, name, help string, p any) error {
 		fs.Uint64Var(p, name, *p, help)
 	case *float64:
 		fs.Float64Var(p, name, *p, help)
+	case **float64:
+		fs.Var(optionalFloat{p}, name, help)
 	case *string:
 		fs.StringVar(p, name, *p, help)
 	case *time.Duration:
@@ -90,6 +93,26 @@ func bindField(fs *flag.FlagSet, name, help string, p any) error {
 	default:
 		return fmt.Errorf("a %T option has no flag", p)
 	}
+	return nil
+}
+
+// optionalFloat is a *float64 flag: nil until given, so that an unset
+// param can mean a default that depends on other params.
+type optionalFloat struct{ p **float64 }
+
+func (f optionalFloat) String() string {
+	if f.p == nil || *f.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(**f.p, 'g', -1, 64)
+}
+
+func (f optionalFloat) Set(v string) error {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return err
+	}
+	*f.p = &x
 	return nil
 }
 

@@ -98,3 +98,45 @@ func TestErrorNamesTheFlag(t *testing.T) {
 		t.Error("Error(io.EOF) ok, want not a param error")
 	}
 }
+
+// A *float64 option stays nil unless its flag is given, 0 included.
+func TestBindOptionalFloat(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" for nil
+	}{
+		{nil, ""},
+		{[]string{"--scale", "0"}, "0"},
+		{[]string{"--scale", "0.25"}, "0.25"},
+	} {
+		var o struct {
+			Scale *float64 `yaml:"scale" help:"factor"`
+		}
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		if err := Bind(fs, &o); err != nil {
+			t.Fatal(err)
+		}
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		got := ""
+		if o.Scale != nil {
+			got = fs.Lookup("scale").Value.String()
+		}
+		if got != tc.want {
+			t.Errorf("%v: scale %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	var o struct {
+		Scale *float64 `yaml:"scale" help:"factor"`
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := Bind(fs, &o); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse([]string{"--scale", "x"}); err == nil || o.Scale != nil {
+		t.Errorf("--scale x: error %v, scale %v; want an error and no value", err, o.Scale)
+	}
+}

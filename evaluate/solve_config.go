@@ -1,0 +1,515 @@
+package evaluate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"lifezero/game"
+	"lifezero/rzs"
+)
+
+// The solver forms and evaluators a SolveConfig may name.
+const (
+	AlgoMCTS = "mcts"
+	AlgoDFS  = "dfs"
+	// AlgoDFPN is depth-first proof-number search with the zone rules
+	// (rzs.SolveDFPN).
+	AlgoDFPN           = "dfpn"
+	EvaluatorHeuristic = "heuristic"
+	EvaluatorUniform   = "uniform"
+	// EvaluatorLD is rzs.LD, the life-and-death evaluator; EvaluatorLDNoEyes
+	// and EvaluatorLDNoPass are its ablations (no eye-space terms; no pass
+	// share).
+	EvaluatorLD       = "ld"
+	EvaluatorLDNoEyes = "ld-noeyes"
+	EvaluatorLDNoPass = "ld-nopass"
+	// EvaluatorLDB is rzs.LD guided towards unconditional life (the
+	// win-in-one probe, regions vital to the crucial blocks and the
+	// distance to Benson life); EvaluatorLDProbe and EvaluatorLDVital are
+	// its ablations (the probe alone; probe and vital regions without the
+	// distance).
+	EvaluatorLDB     = "ldb"
+	EvaluatorLDProbe = "ld-probe"
+	EvaluatorLDVital = "ld-vital"
+	// EvaluatorLDBNoShapes is ldb without counting the eyes of small
+	// enclosed eye spaces by their shape (rzs.LD.Shapes; an ablation, the
+	// ldb of sessions 1-21).
+	EvaluatorLDBNoShapes = "ldb-noshapes"
+	// EvaluatorLDBNakade is ldb that also counts an enclosed region
+	// holding killer stones as an eye (rzs.LD.Nakade; with the FPU
+	// reduction off it proves 31 of cho19-dev's 53 at 500,000 nodes,
+	// docs/results/tsumego.md, session 24).
+	EvaluatorLDBNakade = "ldb-nakade"
+)
+
+// DefaultEvaluator is the evaluator of a SolveConfig that names none
+// and runs one search of the mcts form: ldb with nakade regions, whose
+// default FPU reduction is off (DefaultFPUReductionOf). With a tsumego
+// model it proves 31 of cho19-dev's 53 at 500,000 nodes where ldb with
+// the reduction proves 28, and 12 of killall7x7's 20 where ldb proves 13
+// (docs/results/tsumego.md, sessions 24 and 28): neither nakade nor the
+// reduction off makes the 31 without the other.
+const DefaultEvaluator = EvaluatorLDBNakade
+
+// DefaultLeadEvaluator is the evaluator of a SolveConfig that names none
+// and runs a portfolio, or a depth-first form: ldb, with the FPU
+// reduction. A portfolio's first member is its settings as given
+// (rzs.PortfolioMembers), and the portfolio measured under the papers'
+// protocol (36 of cho19-dev's 53 at 300 s on 2 threads, sessions 25-27)
+// is led by ldb with the reduction; a portfolio led by ldb-nakade without
+// it was run on four problems only (session 24). The depth-first forms
+// were measured with ldb (docs/results/dfpn.md).
+const DefaultLeadEvaluator = EvaluatorLDB
+
+// defaultEvaluator is the evaluator of a config that names none.
+func (c SolveConfig) defaultEvaluator() string {
+	if c.Portfolio > 1 || (c.Algo != AlgoMCTS && c.Algo != "") {
+		return DefaultLeadEvaluator
+	}
+	return DefaultEvaluator
+}
+
+// DefaultPortfolioEvaluator is the evaluator of a portfolio's members
+// after the first when the first searches with ldb, with one model and no
+// network, and PortfolioEvaluator names none: the ldb without eye shapes.
+// Under the papers' protocol (300 s, 2 threads, a pair) it proves 34 of
+// cho19-dev's 53 where the pair that differs only in its settings proves
+// 33, losing none, and killall7x7's 16/20 as that pair does: the problems
+// either pair leaves unproven were all run with both
+// (docs/results/tsumego.md, sessions 23 and 24). A second evaluator gives
+// the members searches that differ in more than their settings; a second
+// model (PortfolioRanker) already does, and was measured without one.
+const DefaultPortfolioEvaluator = EvaluatorLDBNoShapes
+
+// DefaultDepthDiscount is the mcts form's Faster-to-Life discount per ply
+// (rzs.Options.DepthDiscount) when a SolveConfig names none. It was chosen
+// by the count of problems proven, never by a problem's answer
+// (docs/results/tsumego.md, session 13): cho19-dev at 50,000 nodes with
+// ldb proves 13, 13, 15, 17, 17, 18 and 16 of 53 at 1 (none), 0.97, 0.95,
+// 0.92, 0.9, 0.88 and 0.84; killall7x7 at 100,000 nodes with a tsumego
+// model 4, 5, 5 and 6 of 20 at 1, 0.95, 0.9 and 0.85. 0.9 sits in the
+// middle of the plateau of both.
+const DefaultDepthDiscount = 0.9
+
+// DefaultFPUReduction is the mcts form's first-play-urgency reduction
+// (rzs.Options.FPUReduction) when a SolveConfig names none and its
+// evaluator is not ldb-nakade (DefaultFPUReductionOf). With a tsumego
+// model and the depth discount, killall7x7 at 100,000 nodes proves 5, 6,
+// 6 and 5 of 20 with the reduction at the living side's nodes only at
+// 0.1, 0.3, 0.6 and 1.0, and 6 with 0.3 at every node (fewer nodes than
+// at the living side's only); cho19-dev at 50,000 nodes 21 of 53 at 0.3
+// and 20 at 0.6 (docs/results/tsumego.md, session 13).
+const DefaultFPUReduction = 0.3
+
+// DefaultFPUReductionOf is the FPU reduction of a SolveConfig that names
+// none, in SolveConfig's spelling (negative: none): off with ldb-nakade,
+// DefaultFPUReduction with the others. The two settings were measured
+// together: at 500,000 nodes on cho19-dev, ldb-nakade proves 28 with the
+// reduction and 31 without it, ldb 28 with it and 27 without it
+// (docs/results/tsumego.md, session 24). Nakade regions make the values
+// of a node's moves differ where they were flat (a killer stone inside a
+// region no longer takes an eye away), and flat values are what the
+// reduction is for.
+func DefaultFPUReductionOf(evaluator string) float64 {
+	if evaluator == EvaluatorLDBNakade {
+		return -1
+	}
+	return DefaultFPUReduction
+}
+
+// DefaultProofBonus is the mcts form's proof-number bonus
+// (rzs.Options.ProofBonus) when a SolveConfig names none. It was chosen
+// over 0.03, 0.1 and 0.3 by the count of problems proven
+// (docs/results/tsumego.md, session 16), never from a problem's answer.
+const DefaultProofBonus = 0.1
+
+// DefaultSolveBudget is the paper's limit of 500,000 nodes per problem, also
+// rzs's default.
+const DefaultSolveBudget = 500000
+
+// SolveConfig is how a benchmark solves its problems.
+type SolveConfig struct {
+	Algo      string        // AlgoMCTS (also for ""), AlgoDFS or AlgoDFPN
+	Budget    int           // most nodes per problem; 0: DefaultSolveBudget
+	NoRZ      bool          // turn relevance zones off
+	NoTT      bool          // turn the transposition table off
+	Evaluator string        // one of EvaluatorNames; "" is DefaultEvaluator, or DefaultLeadEvaluator for a portfolio or a depth-first form
+	Timeout   time.Duration // per problem; 0: none
+	// RZT is the relevance-zone pattern table: RZTTree (the radix tree of
+	// paper 000), RZTLinear (its linear baseline) or RZTNone. "" means
+	// RZTTree for the mcts form (it proves more problems in the same
+	// budget: docs/results/rzs.md) and RZTNone for the others, which
+	// cannot use it.
+	RZT string
+	// RZTNoTimestamps compares every entry at every lookup (the NT
+	// variants); RZTSymmetric also matches the problem's symmetries.
+	RZTNoTimestamps, RZTSymmetric bool
+	// RZTLoad names a directory of saved pattern databases (one dataset
+	// per subdirectory or link to one, or the directory itself)
+	// preloaded into every problem's table: those saved under the
+	// problem's rules (its fingerprint: goals, ko rules, region, crucial
+	// stones), its own and other problems' alike, and not the others.
+	// RZTSave names a directory where each problem's table is saved as
+	// <id>/, for later runs to preload.
+	RZTLoad, RZTSave string
+	// Net, when set, orders the search in place of Evaluator (the network
+	// evaluator of package neteval; the caller loads it). NetCheck, when
+	// set, is asked before each problem whether Net fits it. NetName is
+	// what the results record as the evaluator when Net is set (for
+	// example "net-ftl"); "" records "net".
+	Net      rzs.Evaluator
+	NetCheck func(*game.Problem) error
+	NetName  string
+	// NetWith, when set with Net, names a built-in evaluator that orders
+	// the search together with Net (rzs.Mixed): NetMix says what Net
+	// gives, NetBoth (its priors multiplied in and its value), NetPriors or
+	// NetValue. The results record the evaluator as "<NetWith>x<NetName>".
+	NetWith string
+	NetMix  string
+	// Ranker, when set, reweights the evaluator's move priors by a learned
+	// move ranker (rzs.Learned; for example a model of package tsumego,
+	// loaded by the caller); RankerName names it in the results, which
+	// record the evaluator as "<evaluator>+<RankerName>" (with
+	// PortfolioRanker, "<evaluator>+<RankerName>/<PortfolioRankerName>").
+	Ranker     rzs.MoveRanker
+	RankerName string
+	// PortfolioRanker, when set with Ranker and a portfolio, is a second
+	// learned ranker: the members alternate between the two models (member
+	// k reweights by Ranker when k is even, by PortfolioRanker when odd)
+	// and take the portfolio's settings in pairs (members 2j and 2j+1 both
+	// search with rzs.PortfolioMembers' setting j). Two models prove
+	// different problems at the same settings (docs/results/tsumego.md,
+	// sessions 20 and 22), and their mean proves neither's extra, so the
+	// diversity has to come from separate searches; but under the
+	// papers' protocol a pair of two models proved fewer than a pair of
+	// two settings (session 22), so one model is the default.
+	// PortfolioRankerName
+	// names it in a proof's settings (Row.ProvedBy), as RankerName names
+	// Ranker there.
+	PortfolioRanker     rzs.MoveRanker
+	PortfolioRankerName string
+	// PortfolioEvaluator, when set with a portfolio and no network, is the
+	// built-in evaluator of every member after the first (reweighted by
+	// the member's model as the first member's is): a second evaluator
+	// gives the members searches that differ in more than their settings.
+	// Proofs name it in their settings (Row.ProvedBy), and the results
+	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>". Empty
+	// means DefaultPortfolioEvaluator when it applies (Evaluator ldb, one
+	// model, no network), else Evaluator; naming Evaluator gives every
+	// member the same evaluator.
+	PortfolioEvaluator string
+	// Workers is how many problems are solved at once, each on one
+	// goroutine; 0 means 1. More than one makes the reported seconds
+	// compete for the CPUs.
+	Workers int
+	// Threads is how many goroutines search each problem's one tree (the
+	// mcts form; rzs.Options.Threads); 0 means 1.
+	Threads int
+	// Portfolio, above 1, is how many searches of each problem run at once
+	// (rzs.SolvePortfolio, the members of rzs.PortfolioMembers), Threads
+	// split evenly among them (0 Threads: one each). With fewer Threads
+	// than members, each member searches on one thread and they take
+	// turns on Threads of them (rzs.Slots), so the portfolio never uses
+	// more cores than Threads. The first proof stops the others. The mcts
+	// form only; 0 means 1, no portfolio.
+	Portfolio int
+	// PortfolioShare gives a portfolio's members one pattern table
+	// (rzs.LockedTable) instead of one each, so that a win one member
+	// proves and stores proves the same pattern in the others' trees.
+	// The members' results then depend on their timing.
+	PortfolioShare bool
+	// Batch is how many leaves the mcts form's one thread hands its
+	// evaluator at once (rzs.Options.Batch; a network evaluates them in
+	// one forward pass); 0 means 1.
+	Batch int
+	// DepthDiscount is rzs.Options.DepthDiscount, the mcts form's
+	// Faster-to-Life discount of a leaf's value per ply of depth: 0 means
+	// DefaultDepthDiscount, 1 none.
+	DepthDiscount float64
+	// FPUReduction is rzs.Options.FPUReduction, the mcts form's lowered
+	// first-play urgency of unvisited children: negative means none, 0
+	// the evaluator's default (DefaultFPUReductionOf).
+	FPUReduction float64
+	// NoSafety turns off rzs.Options.Safety, the judge's recognition of
+	// life under alternating play (on by default).
+	NoSafety bool
+	// ProofBonus is rzs.Options.ProofBonus, the mcts form's preference
+	// for the living moves that leave the killer the fewest moves to
+	// refute: negative means none, 0 DefaultProofBonus.
+	ProofBonus float64
+	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
+	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
+	// and a negative value no bound.
+	MaxMemory int64
+}
+
+// orDefault fills in a setting whose zero value means its default and
+// whose negative value means none: FPUReduction, ProofBonus. A negative
+// value stays negative, so that filling the defaults in twice (a config
+// that SolveProblems has filled in reaches SolveRowOf, which fills it in
+// again) cannot turn a setting the user turned off back on; options gives
+// the solver 0 for it (offToZero).
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// offToZero is the solver's value of a setting orDefault filled in: 0
+// for none.
+func offToZero(v float64) float64 { return max(v, 0) }
+
+// withDefaults fills the zero values in.
+func (c SolveConfig) withDefaults() SolveConfig {
+	if c.Algo == "" {
+		c.Algo = AlgoMCTS
+	}
+	if c.Evaluator == "" {
+		c.Evaluator = c.defaultEvaluator()
+	}
+	if c.PortfolioEvaluator == "" && c.Portfolio > 1 && c.Net == nil && c.PortfolioRanker == nil && c.Evaluator == EvaluatorLDB {
+		c.PortfolioEvaluator = DefaultPortfolioEvaluator
+	}
+	if c.Budget == 0 {
+		c.Budget = DefaultSolveBudget
+	}
+	if c.Workers == 0 {
+		c.Workers = 1
+	}
+	if c.DepthDiscount == 0 {
+		c.DepthDiscount = DefaultDepthDiscount
+	}
+	// With a network the built-in evaluator that shapes the values is
+	// NetWith's, if any.
+	shaping := c.Evaluator
+	if c.Net != nil {
+		shaping = c.NetWith
+	}
+	c.FPUReduction = orDefault(c.FPUReduction, DefaultFPUReductionOf(shaping))
+	c.ProofBonus = orDefault(c.ProofBonus, DefaultProofBonus)
+	if c.NetMix == "" {
+		c.NetMix = NetBoth
+	}
+	if c.RZT == "" {
+		c.RZT = RZTNone
+		if c.Algo == AlgoMCTS {
+			c.RZT = RZTTree
+		}
+	}
+	if c.MaxMemory == 0 {
+		c.MaxMemory = rzs.DefaultMaxMemory(c.Workers)
+	}
+	if c.Net != nil {
+		// The results must say which evaluator ordered the search: a
+		// network run recorded as "heuristic" would be misread.
+		c.Evaluator = c.NetName
+		if c.Evaluator == "" {
+			c.Evaluator = "net"
+		}
+		if c.NetWith != "" {
+			c.Evaluator = c.NetWith + "x" + c.Evaluator
+			if c.NetMix != NetBoth {
+				c.Evaluator += "-" + c.NetMix
+			}
+		}
+	}
+	return c
+}
+
+// validateLoaded is Validate for a config about to solve, its network
+// loaded: it also catches net_with without a network, which Validate
+// cannot, as the network is loaded after the options are read.
+func (c SolveConfig) validateLoaded() error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if c.NetWith != "" && c.Net == nil {
+		return &SolveConfigError{"net_with", "names what goes with a network, and no network was given"}
+	}
+	return nil
+}
+
+// What a network gives when it orders the search with a built-in
+// evaluator (SolveConfig.NetMix).
+const (
+	NetBoth   = "both"
+	NetPriors = "priors"
+	NetValue  = "value"
+)
+
+// recordedEvaluator is the evaluator as the results name it.
+func (c SolveConfig) recordedEvaluator() string {
+	ev := c.Evaluator
+	if c.PortfolioEvaluator != "" {
+		ev += "/" + c.PortfolioEvaluator
+	}
+	if c.Ranker == nil {
+		return ev
+	}
+	name := c.RankerName
+	if name == "" {
+		name = "ranker"
+	}
+	if c.PortfolioRanker != nil {
+		name += "/" + c.memberRankerName(1)
+	}
+	return ev + "+" + name
+}
+
+// EvaluatorNames lists the built-in evaluators' names.
+func EvaluatorNames() []string {
+	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass,
+		EvaluatorLDB, EvaluatorLDProbe, EvaluatorLDVital, EvaluatorLDBNoShapes, EvaluatorLDBNakade}
+}
+
+// builtinEvaluator returns the built-in evaluator of a name, nil if none.
+func builtinEvaluator(name string) rzs.Evaluator {
+	switch name {
+	case EvaluatorHeuristic:
+		return rzs.Heuristic{}
+	case EvaluatorUniform:
+		return rzs.Uniform{}
+	case EvaluatorLD:
+		return rzs.LD{}
+	case EvaluatorLDNoEyes:
+		return rzs.LD{NoEyes: true}
+	case EvaluatorLDNoPass:
+		return rzs.LD{NoPassShare: true}
+	case EvaluatorLDB, "":
+		return rzs.LDB()
+	case EvaluatorLDProbe:
+		return rzs.LD{Probe: true}
+	case EvaluatorLDVital:
+		return rzs.LD{Benson: true}
+	case EvaluatorLDBNoShapes:
+		return rzs.LDBNoShapes()
+	case EvaluatorLDBNakade:
+		ld := rzs.LDB()
+		ld.Nakade = true
+		return ld
+	}
+	return nil
+}
+
+// SolveConfigError is a bad field of a SolveConfig; Field is its name as the
+// command line and the stage params spell it (budget, algo, ...).
+type SolveConfigError struct {
+	Field, Msg string
+}
+
+func (e *SolveConfigError) Error() string { return e.Field + ": " + e.Msg }
+
+// Validate checks the config; its errors are *SolveConfigError.
+func (c SolveConfig) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS && c.Algo != AlgoDFPN:
+		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s, %s or %s", c.Algo, AlgoMCTS, AlgoDFS, AlgoDFPN)}
+	case c.NetWith != "" && builtinEvaluator(c.NetWith) == nil:
+		return &SolveConfigError{"net_with", fmt.Sprintf("%q: want one of %s", c.NetWith, strings.Join(EvaluatorNames(), ", "))}
+	case c.NetMix != NetBoth && c.NetWith == "":
+		return &SolveConfigError{"net_mix", fmt.Sprintf("%q: goes with net_with (what the network is mixed with)", c.NetMix)}
+	case c.NetMix != NetBoth && c.NetMix != NetPriors && c.NetMix != NetValue:
+		return &SolveConfigError{"net_mix", fmt.Sprintf("%q: want %s, %s or %s", c.NetMix, NetBoth, NetPriors, NetValue)}
+	case c.Net == nil && builtinEvaluator(c.Evaluator) == nil:
+		return &SolveConfigError{"evaluator", fmt.Sprintf("%q: want one of %s", c.Evaluator, strings.Join(EvaluatorNames(), ", "))}
+	case c.Budget < 0:
+		return &SolveConfigError{"budget", fmt.Sprintf("%d: must be positive", c.Budget)}
+	case c.Timeout < 0:
+		return &SolveConfigError{"timeout", fmt.Sprintf("%v: must not be negative", c.Timeout)}
+	case c.Workers < 0:
+		return &SolveConfigError{"workers", fmt.Sprintf("%d: must be positive", c.Workers)}
+	case c.Threads < 0:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: must be positive", c.Threads)}
+	case c.DepthDiscount < 0 || c.DepthDiscount > 1:
+		return &SolveConfigError{"depth_discount", fmt.Sprintf("%v: want a factor in (0, 1]; 1 turns the discount off", c.DepthDiscount)}
+	case c.Batch < 0:
+		return &SolveConfigError{"batch", fmt.Sprintf("%d: must not be negative", c.Batch)}
+	case c.Batch > 1 && (c.Threads > 1 || c.Algo != AlgoMCTS):
+		return &SolveConfigError{"batch", fmt.Sprintf("%d: only the mcts form's one thread evaluates leaves in batches", c.Batch)}
+	case c.Portfolio < 0:
+		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: must not be negative", c.Portfolio)}
+	case c.Portfolio > 1 && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"portfolio", fmt.Sprintf("%d: only the mcts form runs a portfolio", c.Portfolio)}
+	case c.Portfolio > 1 && c.Threads > c.Portfolio && c.Threads%c.Portfolio != 0:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: a portfolio of %d splits the threads evenly among its members; want a multiple of %d (or fewer threads than members, which take turns)", c.Threads, c.Portfolio, c.Portfolio)}
+	case c.PortfolioShare && c.Portfolio < 2:
+		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
+	case c.PortfolioShare && c.RZT == RZTNone:
+		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
+	case c.PortfolioEvaluator != "" && (c.Portfolio < 2 || c.Net != nil || builtinEvaluator(c.PortfolioEvaluator) == nil):
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: the evaluator of a portfolio's members after the first is one of %s, with a portfolio of 2 or more (portfolio is %d) and no network",
+			c.PortfolioEvaluator, strings.Join(EvaluatorNames(), ", "), c.Portfolio)}
+	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
+		return &SolveConfigError{"portfolio_features_model", fmt.Sprintf("a second model alternates with the first among a portfolio's members: needs a features model and a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
+	case c.Portfolio > 1 && c.Batch > 1:
+		return &SolveConfigError{"batch", fmt.Sprintf("%d: a portfolio's members evaluate one leaf at a time", c.Batch)}
+	case c.Threads > 1 && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
+	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
+		return &SolveConfigError{"rzt", fmt.Sprintf("%q: want %s, %s or %s", c.RZT, RZTTree, RZTLinear, RZTNone)}
+	case c.RZT != RZTNone && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"rzt", "the pattern table works with the mcts form only"}
+	}
+	if c.Portfolio > 1 {
+		if _, err := rzs.PortfolioMembers(c.options(), c.portfolioSettings()); err != nil {
+			msg := err.Error()
+			if c.PortfolioRanker != nil {
+				msg = fmt.Sprintf("%d members of two models in pairs need %s", c.Portfolio, msg)
+			}
+			return &SolveConfigError{"portfolio", msg}
+		}
+	}
+	return nil
+}
+
+// SolverOptions returns the options of package rzs that a solve under c
+// runs with, c's defaults filled in.
+func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().options() }
+
+func (c SolveConfig) options() rzs.Options {
+	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: withRanker(c.baseEvaluator(), c.Ranker),
+		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: offToZero(c.FPUReduction),
+		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus)}
+	if c.MaxMemory > 0 {
+		o.MaxMemory = c.MaxMemory
+	}
+	return o
+}
+
+// baseEvaluator is the evaluator a learned ranker reweights: the built-in
+// one, the network, or the two mixed.
+func (c SolveConfig) baseEvaluator() rzs.Evaluator {
+	if c.Net != nil {
+		if c.NetWith != "" {
+			return rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
+				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors}
+		}
+		return c.Net
+	}
+	if ev := builtinEvaluator(c.Evaluator); ev != nil {
+		return ev
+	}
+	return rzs.Heuristic{}
+}
+
+// withRanker returns base with its move priors reweighted by r (base itself
+// when r is nil).
+func withRanker(base rzs.Evaluator, r rzs.MoveRanker) rzs.Evaluator {
+	if r == nil {
+		return base
+	}
+	return rzs.Learned{Base: base, Ranker: r}
+}
+
+// portfolioSettings is how many distinct search settings a portfolio of
+// c.Portfolio members needs: one each, or one per pair of members when
+// two models alternate (PortfolioRanker).
+func (c SolveConfig) portfolioSettings() int {
+	if c.PortfolioRanker != nil {
+		return (c.Portfolio + 1) / 2
+	}
+	return c.Portfolio
+}
