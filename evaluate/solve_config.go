@@ -94,7 +94,8 @@ const DefaultDepthDiscount = 0.9
 
 // DefaultFPUReduction is the mcts form's first-play-urgency reduction
 // (rzs.Options.FPUReduction) when a SolveConfig names none and its
-// evaluator is not ldb-nakade (DefaultFPUReductionOf). With a tsumego
+// evaluator is not ldb-nakade (DefaultFPUReductionOf), or it runs a
+// portfolio. With a tsumego
 // model and the depth discount, killall7x7 at 100,000 nodes proves 5, 6,
 // 6 and 5 of 20 with the reduction at the living side's nodes only at
 // 0.1, 0.3, 0.6 and 1.0, and 6 with 0.3 at every node (fewer nodes than
@@ -102,7 +103,22 @@ const DefaultDepthDiscount = 0.9
 // and 20 at 0.6 (docs/results/tsumego.md, session 13).
 const DefaultFPUReduction = 0.3
 
-// DefaultFPUReductionOf is the FPU reduction of a SolveConfig that names
+// defaultFPUReduction is the FPU reduction of a config that names none:
+// DefaultFPUReduction for a portfolio, whose members turn it off one by
+// one (rzs.PortfolioMembers: a lead without it would leave one member
+// fewer), else the evaluator's. With a network the built-in evaluator
+// that shapes the values is NetWith's, if any.
+func (c SolveConfig) defaultFPUReduction() float64 {
+	if c.Portfolio > 1 {
+		return DefaultFPUReduction
+	}
+	if c.Net != nil {
+		return DefaultFPUReductionOf(c.NetWith)
+	}
+	return DefaultFPUReductionOf(c.Evaluator)
+}
+
+// DefaultFPUReductionOf is the FPU reduction of one search that names
 // none, in SolveConfig's spelling (negative: none): off with ldb-nakade,
 // DefaultFPUReduction with the others. The two settings were measured
 // together: at 500,000 nodes on cho19-dev, ldb-nakade proves 28 with the
@@ -229,7 +245,8 @@ type SolveConfig struct {
 	DepthDiscount float64
 	// FPUReduction is rzs.Options.FPUReduction, the mcts form's lowered
 	// first-play urgency of unvisited children: negative means none, 0
-	// the evaluator's default (DefaultFPUReductionOf).
+	// DefaultFPUReduction for a portfolio, else the evaluator's default
+	// (DefaultFPUReductionOf).
 	FPUReduction float64
 	// NoSafety turns off rzs.Options.Safety, the judge's recognition of
 	// life under alternating play (on by default).
@@ -281,13 +298,7 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.DepthDiscount == 0 {
 		c.DepthDiscount = DefaultDepthDiscount
 	}
-	// With a network the built-in evaluator that shapes the values is
-	// NetWith's, if any.
-	shaping := c.Evaluator
-	if c.Net != nil {
-		shaping = c.NetWith
-	}
-	c.FPUReduction = orDefault(c.FPUReduction, DefaultFPUReductionOf(shaping))
+	c.FPUReduction = orDefault(c.FPUReduction, c.defaultFPUReduction())
 	c.ProofBonus = orDefault(c.ProofBonus, DefaultProofBonus)
 	if c.NetMix == "" {
 		c.NetMix = NetBoth

@@ -11,6 +11,7 @@ import (
 
 	"lifezero/datasets"
 	"lifezero/game"
+	"lifezero/rzs"
 )
 
 // Three hand-checked 5x5 problems. White's group on the top edge has the
@@ -134,7 +135,8 @@ func TestSolveRowRecordsSearch(t *testing.T) {
 		{SolveConfig{Evaluator: EvaluatorLDB}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
 		{SolveConfig{Portfolio: 2}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
 		{SolveConfig{Evaluator: EvaluatorLDBNakade, FPUReduction: 0.3}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1"},
-		{SolveConfig{FPUReduction: -1, ProofBonus: -1}, "depth_discount=0.9 fpu_reduction=0 safety=true"},
+		// Off must survive both fills where the default is on (ldb).
+		{SolveConfig{Evaluator: EvaluatorLDB, FPUReduction: -1, ProofBonus: -1}, "depth_discount=0.9 fpu_reduction=0 safety=true"},
 		{SolveConfig{FPUReduction: 0.5, ProofBonus: 0.2, DepthDiscount: 1, NoSafety: true}, "depth_discount=1 fpu_reduction=0.5 safety=false proof_bonus=0.2"},
 		{SolveConfig{Algo: AlgoDFPN, FPUReduction: -1}, "safety=true"},
 	} {
@@ -379,5 +381,31 @@ func TestSortPaperMethods(t *testing.T) {
 	SortPaperMethods(keys)
 	if want := []string{"no_rzs", "rzs", "ftl", "ftl_rzs"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("got %v, want %v", keys, want)
+	}
+}
+
+// TestDefaultFPUReduction checks the FPU reduction a config that names
+// none searches with: off for one search with ldb-nakade (the default
+// evaluator) or a network mixed with it, DefaultFPUReduction for a
+// portfolio whatever its lead, for ldb and for a network alone.
+func TestDefaultFPUReduction(t *testing.T) {
+	net := rzs.Heuristic{}
+	for _, tt := range []struct {
+		name string
+		cfg  SolveConfig
+		want float64
+	}{
+		{"one search, the default evaluator", SolveConfig{}, 0},
+		{"one search, ldb-nakade", SolveConfig{Evaluator: EvaluatorLDBNakade}, 0},
+		{"one search, ldb", SolveConfig{Evaluator: EvaluatorLDB}, DefaultFPUReduction},
+		{"portfolio", SolveConfig{Portfolio: 2}, DefaultFPUReduction},
+		{"portfolio led by ldb-nakade", SolveConfig{Portfolio: 2, Evaluator: EvaluatorLDBNakade}, DefaultFPUReduction},
+		{"network alone", SolveConfig{Net: net}, DefaultFPUReduction},
+		{"network with ldb", SolveConfig{Net: net, NetWith: EvaluatorLDB}, DefaultFPUReduction},
+		{"network with ldb-nakade", SolveConfig{Net: net, NetWith: EvaluatorLDBNakade}, 0},
+	} {
+		if got := tt.cfg.SolverOptions().FPUReduction; got != tt.want {
+			t.Errorf("%s: FPU reduction %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

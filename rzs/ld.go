@@ -58,16 +58,18 @@ type LD struct {
 	Shapes bool
 	// Nakade counts an enclosed region holding killer stones as one eye
 	// (see nakadeRegions), where the eye space counts none of it. It is
-	// not in LDB yet: with the other defaults, at 500,000 nodes it proves
-	// as many cho19-dev problems (one gained, one lost) and one killall7x7
-	// problem fewer; with the FPU reduction off as well, 31 of cho19-dev's
-	// 53 and 12 of killall7x7's 20 (docs/results/tsumego.md, session 24).
-	// Making that the default waits on the papers' protocol run with it.
+	// not in LDB: with the FPU reduction, at 500,000 nodes it proves as
+	// many cho19-dev problems (one gained, one lost) and one killall7x7
+	// problem fewer; with the reduction off, 31 of cho19-dev's 53 and 12
+	// of killall7x7's 20 (docs/results/tsumego.md, session 24), so it is
+	// one search's default evaluator (evaluate.DefaultEvaluator,
+	// ldb-nakade) without the reduction, while the portfolio measured
+	// under the papers' protocol is led by LDB.
 	Nakade bool
 }
 
 // LDB returns the LD evaluator guided towards unconditional life, the
-// solver's strongest built-in evaluator: the win-in-one probe, the vital
+// lead of the solver's portfolio (with Nakade, one search's default): the win-in-one probe, the vital
 // regions, the distance to Benson life for both sides' moves, and the eyes
 // of small enclosed eye spaces counted by their shape. Its weights were
 // chosen from two settings by the count of cho19-dev problems solved

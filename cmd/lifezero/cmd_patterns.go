@@ -41,6 +41,9 @@ func parsePatternsFlags(args []string, stderr io.Writer) (*patternsFlags, error)
 	f := &patternsFlags{}
 	opts := defaultSolveOptions()
 	opts.Budget = defaultPatternsBudget
+	// The databases were built and measured with ldb (with the FPU
+	// reduction), before one search's default became ldb-nakade.
+	opts.Evaluator = evaluate.DefaultLeadEvaluator
 	var moves string
 	if err := optflags.Bind(fs, &opts); err != nil {
 		return nil, err

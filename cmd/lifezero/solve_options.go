@@ -45,7 +45,7 @@ type solveOptions struct {
 	NetWith         string   `yaml:"net_with" json:",omitempty" help:"with a network: order the search by it together with this built-in evaluator (see evaluator; empty: the network alone)"`
 	NetMix          string   `yaml:"net_mix" json:",omitempty" help:"with net_with: what the network adds, both (its move priors multiplied in, and its value), priors or value"`
 	DepthDiscount   float64  `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
-	FPUReduction    *float64 `yaml:"fpu_reduction" json:",omitempty" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off; unset: off with ldb-nakade, 0.3 with the other evaluators)"`
+	FPUReduction    *float64 `yaml:"fpu_reduction" json:",omitempty" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off; unset: 0.3 for a portfolio, else off with ldb-nakade and 0.3 with the other evaluators, with a network net_with's)"`
 	ProofBonus      float64  `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
 	Safety          bool     `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	MaxMemory       string   `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
@@ -95,8 +95,8 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 		return cfg, &pipelines.ParamError{Key: "depth_discount", Msg: "0: want a factor in (0, 1]; 1 turns the discount off"}
 	}
 	var err error
-	// Unset, it is the evaluator's default (evaluate.DefaultFPUReductionOf),
-	// which SolveConfig reads from its 0.
+	// Unset, it is SolveConfig's default (0.3 for a portfolio, else the
+	// evaluator's: evaluate.DefaultFPUReductionOf), read from its 0.
 	if o.FPUReduction != nil {
 		if cfg.FPUReduction, err = offAtZero("fpu_reduction", *o.FPUReduction); err != nil {
 			return cfg, err

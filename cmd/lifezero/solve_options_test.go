@@ -142,7 +142,8 @@ func TestSolveShapingReachesSolver(t *testing.T) {
 		{"{portfolio: 3, threads: 2}", evaluate.DefaultDepthDiscount, evaluate.DefaultFPUReduction, true, evaluate.DefaultProofBonus},
 		{"{evaluator: ldb-nakade, fpu_reduction: 0.3}", evaluate.DefaultDepthDiscount, 0.3, true, evaluate.DefaultProofBonus},
 		{"{depth_discount: 0.75, fpu_reduction: 0.5, proof_bonus: 0.2}", 0.75, 0.5, true, 0.2},
-		{"{depth_discount: 1, fpu_reduction: 0, safety: false, proof_bonus: 0}", 1, 0, false, 0},
+		{"{evaluator: ldb, depth_discount: 1, fpu_reduction: 0, safety: false, proof_bonus: 0}", 1, 0, false, 0},
+		{"{portfolio: 2, threads: 2, fpu_reduction: 0}", evaluate.DefaultDepthDiscount, 0, true, evaluate.DefaultProofBonus},
 	} {
 		cfg, err := stageSolveConfig(t, tt.params)
 		if err != nil {

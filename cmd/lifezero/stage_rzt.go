@@ -16,7 +16,7 @@ const rztFile = "rzt.json"
 // rztOptions are the rzt stage's params (it has no command).
 type rztOptions struct {
 	Budget    int    `yaml:"budget" help:"most nodes per solve (each problem is solved twice); the papers' limit is 500000"`
-	Evaluator string `yaml:"evaluator" help:"move ordering (as the solve stage's)"`
+	Evaluator string `yaml:"evaluator" help:"move ordering, one of the solve stage's evaluators (default ldb, with its FPU reduction)"`
 	Timeout   string `yaml:"timeout" help:"stop each solve after this long, a Go duration such as 5m (empty: no limit)"`
 }
 

@@ -26,8 +26,10 @@ func solveKind() pipelines.Kind {
 		// 2: the ldb evaluator counts eye shapes (session 22), and the
 		// dataset records each result's search settings, proving member
 		// and reason (schema version 2). 3: a portfolio's members after
-		// the first search with ldb-noshapes by default (session 24).
-		Version:     3,
+		// the first search with ldb-noshapes by default (session 24). 4:
+		// one search defaults to ldb-nakade without the FPU reduction
+		// (session 28).
+		Version:     4,
 		Params:      defaultSolveOptions(),
 		CheckInputs: solveInputs,
 		Run:         runSolve,

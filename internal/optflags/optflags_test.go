@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -122,7 +123,7 @@ func TestBindOptionalFloat(t *testing.T) {
 		}
 		got := ""
 		if o.Scale != nil {
-			got = fs.Lookup("scale").Value.String()
+			got = strconv.FormatFloat(*o.Scale, 'g', -1, 64)
 		}
 		if got != tc.want {
 			t.Errorf("%v: scale %q, want %q", tc.args, got, tc.want)
