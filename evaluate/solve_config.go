@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -261,21 +262,8 @@ type SolveConfig struct {
 	MaxMemory int64
 }
 
-// orDefault fills in a setting whose zero value means its default and
-// whose negative value means none: FPUReduction, ProofBonus. A negative
-// value stays negative, so that filling the defaults in twice (a config
-// that SolveProblems has filled in reaches SolveRowOf, which fills it in
-// again) cannot turn a setting the user turned off back on; options gives
-// the solver 0 for it (offToZero).
-func orDefault(v, def float64) float64 {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
-// offToZero is the solver's value of a setting orDefault filled in: 0
-// for none.
+// offToZero is the solver's value of a setting withDefaults filled in:
+// 0 for none.
 func offToZero(v float64) float64 { return max(v, 0) }
 
 // withDefaults fills the zero values in.
@@ -298,8 +286,13 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.DepthDiscount == 0 {
 		c.DepthDiscount = DefaultDepthDiscount
 	}
-	c.FPUReduction = orDefault(c.FPUReduction, c.defaultFPUReduction())
-	c.ProofBonus = orDefault(c.ProofBonus, DefaultProofBonus)
+	// FPUReduction and ProofBonus: 0 means the default and a negative
+	// value none. A negative value stays negative, so that filling the
+	// defaults in twice (a config that SolveProblems has filled in reaches
+	// SolveRowOf, which fills it in again) cannot turn a setting the user
+	// turned off back on; options gives the solver 0 for it (offToZero).
+	c.FPUReduction = cmp.Or(c.FPUReduction, c.defaultFPUReduction())
+	c.ProofBonus = cmp.Or(c.ProofBonus, DefaultProofBonus)
 	if c.NetMix == "" {
 		c.NetMix = NetBoth
 	}

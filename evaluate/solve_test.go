@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -101,12 +102,12 @@ func TestSolveProblems(t *testing.T) {
 			if (r.Result == ResultWin) != (r.RZSize > 0) {
 				t.Errorf("%+v: %s: %s with an RZ of %d points", cfg, r.ID, r.Result, r.RZSize)
 			}
-			wantAlgo := cmp(cfg.Algo, AlgoMCTS)
+			wantAlgo := cmp.Or(cfg.Algo, AlgoMCTS)
 			// One search of the mcts form defaults to ldb-nakade; a
 			// portfolio or a depth-first form to ldb.
-			wantEvaluator := cmp(cfg.Evaluator, EvaluatorLDBNakade)
+			wantEvaluator := cmp.Or(cfg.Evaluator, EvaluatorLDBNakade)
 			if cfg.Portfolio > 1 || cfg.Algo == AlgoDFS {
-				wantEvaluator = cmp(cfg.Evaluator, EvaluatorLDB)
+				wantEvaluator = cmp.Or(cfg.Evaluator, EvaluatorLDB)
 			}
 			if cfg.Portfolio > 1 {
 				wantEvaluator += "/" + EvaluatorLDBNoShapes // the default second evaluator
@@ -154,13 +155,6 @@ func TestSolveRowRecordsSearch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func TestSolveProblemsStops(t *testing.T) {

@@ -1,6 +1,7 @@
 package featmodel
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -184,7 +185,7 @@ func TrainLFR(ctx context.Context, src SampleSource, cfg LFRConfig, rng *rand.Ra
 	t := lfrTrainer{fm: fm, st: st, rng: rng, sampling: cfg.Sampling, negatives: cfg.Negatives, temperature: cfg.Temperature,
 		sumA: make([]float64, fm.k), sumB: make([]float64, fm.k)}
 	if t.sampling != SamplingUniform && t.sampling != "" {
-		t.negatives = orDefaultInt(t.negatives, DefaultHardNegatives)
+		t.negatives = cmp.Or(t.negatives, DefaultHardNegatives)
 	}
 	if t.temperature == 0 {
 		t.temperature = 1
@@ -383,13 +384,6 @@ func prepareSGD(ctx context.Context, src SampleSource, configured int) (features
 		features = configured
 	}
 	return max(features, 1), samples, nil
-}
-
-func orDefaultInt(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // softplus returns ln(1 + eˣ) without overflow.

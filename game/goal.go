@@ -84,8 +84,7 @@ func (pr *Problem) Judge(pos *Position, standing *PointSet) Judgement {
 		if standing.Empty() {
 			return Judgement{Outcome: LivingFails}
 		}
-		if u, ok := pos.BensonIfAlive(standing, living); ok {
-			seeds := standing.Intersect(u.Alive)
+		if u, seeds := pos.BensonIfAlive(standing, living); !seeds.Empty() {
 			return Judgement{Outcome: LivingWins, Zone: u.SmallestZone(&pos.Board, &seeds)}
 		}
 	case GoalLiveAny:

@@ -69,9 +69,10 @@ type LD struct {
 }
 
 // LDB returns the LD evaluator guided towards unconditional life, the
-// lead of the solver's portfolio (with Nakade, one search's default): the win-in-one probe, the vital
-// regions, the distance to Benson life for both sides' moves, and the eyes
-// of small enclosed eye spaces counted by their shape. Its weights were
+// lead of the solver's portfolio (with Nakade, one search's default): the
+// win-in-one probe, the vital regions, the distance to Benson life for
+// both sides' moves, and the eyes of small enclosed eye spaces counted by
+// their shape. Its weights were
 // chosen from two settings by the count of cho19-dev problems solved
 // within 100,000 nodes (docs/results/rzs.md), never from a problem's
 // answer; the shapes are the textbook's, checked against the reference

@@ -373,11 +373,10 @@ func (c *safetyCheck) aliveZone(b *game.Board) (game.PointSet, bool) {
 	if c.pr.Goal[c.living] == game.GoalLive {
 		candidates = candidates.Intersect(*c.standing)
 	}
-	u, ok := b.BensonIfAlive(&candidates, c.living)
-	if !ok {
+	u, seeds := b.BensonIfAlive(&candidates, c.living)
+	if seeds.Empty() {
 		return game.PointSet{}, false
 	}
-	seeds := u.Alive.Intersect(candidates)
 	z := u.SmallestZone(b, &seeds)
 	return z, z.SubsetOf(&c.zone)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -78,7 +79,7 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg featuresTr
 	case "bt":
 		c := featmodel.DefaultBTConfig()
 		c.NumFeatures, c.Tolerance, c.OnEpoch = n, cfg.Tolerance, progress
-		c.MaxIterations = orDefault(cfg.Epochs, c.MaxIterations)
+		c.MaxIterations = cmp.Or(cfg.Epochs, c.MaxIterations)
 		epochs = c.MaxIterations
 		settings = fmt.Sprintf("MM, at most %d iterations, tolerance %g", c.MaxIterations, c.Tolerance)
 		pr.Start(epochs, "bt MM iterations")
@@ -89,11 +90,11 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg featuresTr
 	case "lfr":
 		c := featmodel.DefaultLFRConfig()
 		c.NumFeatures, c.OnEpoch, c.RegW, c.RegV, c.Negatives = n, progress, cfg.RegW, cfg.RegV, cfg.Negatives
-		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
-		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
-		c.Sampling, c.Temperature = orDefaultS(cfg.Sampling, c.Sampling), orDefaultF(cfg.Temperature, 1)
-		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
-		c.Optimizer = orDefaultS(cfg.Optimizer, featmodel.OptimizerSGD)
+		c.Epochs, c.Factors = cmp.Or(cfg.Epochs, c.Epochs), cmp.Or(cfg.Factors, c.Factors)
+		c.LearningRate = cmp.Or(cfg.LearningRate, c.LearningRate)
+		c.Sampling, c.Temperature = cmp.Or(cfg.Sampling, c.Sampling), cmp.Or(cfg.Temperature, 1)
+		c.ShuffleBuffer = cmp.Or(cfg.ShuffleBuffer, c.ShuffleBuffer)
+		c.Optimizer = cmp.Or(cfg.Optimizer, featmodel.OptimizerSGD)
 		c.Init, _ = warm.(*featmodel.LFRModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
@@ -113,10 +114,10 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg featuresTr
 	default: // "fbt", checked above
 		c := featmodel.DefaultFBTConfig()
 		c.NumFeatures, c.OnEpoch, c.RegW, c.RegV = n, progress, cfg.RegW, cfg.RegV
-		c.Epochs, c.Factors = orDefault(cfg.Epochs, c.Epochs), orDefault(cfg.Factors, c.Factors)
-		c.LearningRate = orDefaultF(cfg.LearningRate, c.LearningRate)
-		c.Optimizer = orDefaultS(cfg.Optimizer, c.Optimizer)
-		c.ShuffleBuffer = orDefault(cfg.ShuffleBuffer, c.ShuffleBuffer)
+		c.Epochs, c.Factors = cmp.Or(cfg.Epochs, c.Epochs), cmp.Or(cfg.Factors, c.Factors)
+		c.LearningRate = cmp.Or(cfg.LearningRate, c.LearningRate)
+		c.Optimizer = cmp.Or(cfg.Optimizer, c.Optimizer)
+		c.ShuffleBuffer = cmp.Or(cfg.ShuffleBuffer, c.ShuffleBuffer)
 		c.Init, _ = warm.(*featmodel.FBTModel)
 		if c.Init != nil {
 			c.Factors = c.Init.Factors()
@@ -142,40 +143,19 @@ func trainFeatureModel(ctx context.Context, data *movecands.Data, cfg featuresTr
 	case inMemory:
 		settings += ", positions in memory"
 	case cfg.Model != "bt":
-		settings += fmt.Sprintf(", streamed: files in random order, shuffle buffer %d", orDefault(cfg.ShuffleBuffer, featmodel.DefaultShuffleBuffer))
+		settings += fmt.Sprintf(", streamed: files in random order, shuffle buffer %d", cmp.Or(cfg.ShuffleBuffer, featmodel.DefaultShuffleBuffer))
 	}
 	return &trainOutcome{Model: m, Info: info, Samples: info.Samples, Features: n, Seconds: time.Since(start).Seconds(),
 		PeakBytes: peakMemory(), Settings: settings}, nil
-}
-
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
-func orDefaultF(v, def float64) float64 {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
-func orDefaultS(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 // lfrPairs says how LFR config c pairs moves, for the settings line.
 func lfrPairs(c featmodel.LFRConfig) string {
 	switch c.Sampling {
 	case featmodel.SamplingSoftmax:
-		return fmt.Sprintf("softmax sampling at temperature %g, %d negatives", c.Temperature, orDefault(c.Negatives, featmodel.DefaultHardNegatives))
+		return fmt.Sprintf("softmax sampling at temperature %g, %d negatives", c.Temperature, cmp.Or(c.Negatives, featmodel.DefaultHardNegatives))
 	case featmodel.SamplingWARP:
-		return fmt.Sprintf("WARP sampling, %d negatives", orDefault(c.Negatives, featmodel.DefaultHardNegatives))
+		return fmt.Sprintf("WARP sampling, %d negatives", cmp.Or(c.Negatives, featmodel.DefaultHardNegatives))
 	}
 	if c.Negatives == 0 {
 		return "uniform sampling, all negatives"
