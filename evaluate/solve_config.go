@@ -210,6 +210,12 @@ type SolveConfig struct {
 	// built-in evaluator of every member after the first (reweighted by
 	// the member's model as the first member's is): a second evaluator
 	// gives the members searches that differ in more than their settings.
+	// A comma-separated list names one per member after the first, by
+	// member index (after rzs.PortfolioMembers skips the settings already
+	// off, and after the pairing of two models), since a setting may pay
+	// with one evaluator and not another (the discount off with
+	// ldb-nakade, session 28). Members still differ by their settings:
+	// two with the same settings and two evaluators are not allowed.
 	// Proofs name it in their settings (Row.ProvedBy), and the results
 	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>". Empty
 	// means DefaultPortfolioEvaluator when it applies (Evaluator ldb, one
@@ -397,6 +403,22 @@ func builtinEvaluator(name string) rzs.Evaluator {
 	return nil
 }
 
+// portfolioEvaluatorsError says what is wrong with PortfolioEvaluator, ""
+// when it is one built-in evaluator or a list of one per member after the
+// first.
+func (c SolveConfig) portfolioEvaluatorsError() string {
+	names := strings.Split(c.PortfolioEvaluator, ",")
+	if len(names) != 1 && len(names) != c.Portfolio-1 {
+		return fmt.Sprintf("%d names for a portfolio of %d: want one for every member after the first, or %d, one each", len(names), c.Portfolio, c.Portfolio-1)
+	}
+	for _, name := range names {
+		if builtinEvaluator(name) == nil || name == "" {
+			return fmt.Sprintf("%q is no built-in evaluator (want one of %s, the list without spaces)", name, strings.Join(EvaluatorNames(), ", "))
+		}
+	}
+	return ""
+}
+
 // SolveConfigError is a bad field of a SolveConfig; Field is its name as the
 // command line and the stage params spell it (budget, algo, ...).
 type SolveConfigError struct {
@@ -443,9 +465,11 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
 	case c.PortfolioShare && c.RZT == RZTNone:
 		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
-	case c.PortfolioEvaluator != "" && (c.Portfolio < 2 || c.Net != nil || builtinEvaluator(c.PortfolioEvaluator) == nil):
-		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: the evaluator of a portfolio's members after the first is one of %s, with a portfolio of 2 or more (portfolio is %d) and no network",
-			c.PortfolioEvaluator, strings.Join(EvaluatorNames(), ", "), c.Portfolio)}
+	case c.PortfolioEvaluator != "" && (c.Portfolio < 2 || c.Net != nil):
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: names the evaluator of a portfolio's members after the first, and needs a portfolio of 2 or more (portfolio is %d) and no network",
+			c.PortfolioEvaluator, c.Portfolio)}
+	case c.PortfolioEvaluator != "" && c.portfolioEvaluatorsError() != "":
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: %s", c.PortfolioEvaluator, c.portfolioEvaluatorsError())}
 	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
 		return &SolveConfigError{"portfolio_features_model", fmt.Sprintf("a second model alternates with the first among a portfolio's members: needs a features model and a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.Portfolio > 1 && c.Batch > 1:

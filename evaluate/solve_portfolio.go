@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"lifezero/game"
 	"lifezero/rzs"
@@ -72,7 +73,8 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 // their common options: rzs.PortfolioMembers' settings, or, with a second
 // model (PortfolioRanker), those settings in pairs, the pair's odd member
 // reweighting its priors by the second model; with a second evaluator
-// (PortfolioEvaluator), the members after the first search with it.
+// (PortfolioEvaluator), the members after the first search with it (or
+// each with its own, from a list).
 func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	settings, err := rzs.PortfolioMembers(base, c.portfolioSettings())
 	if err != nil {
@@ -96,11 +98,11 @@ func (c SolveConfig) memberSetting(k int) int {
 	return k
 }
 
-// memberBase is the evaluator member k's model reweights: the second
-// evaluator after the first member (PortfolioEvaluator), else the base.
+// memberBase is the evaluator member k's model reweights: its evaluator
+// after the first member (PortfolioEvaluator), else the base.
 func (c SolveConfig) memberBase(k int) rzs.Evaluator {
 	if k > 0 && c.PortfolioEvaluator != "" {
-		return builtinEvaluator(c.PortfolioEvaluator)
+		return builtinEvaluator(c.memberEvaluatorName(k))
 	}
 	return c.baseEvaluator()
 }
@@ -114,12 +116,18 @@ func (c SolveConfig) memberRanker(k int) rzs.MoveRanker {
 	return c.Ranker
 }
 
-// memberEvaluatorName names member k's built-in evaluator.
+// memberEvaluatorName names member k's built-in evaluator: Evaluator for
+// member 0; after it, PortfolioEvaluator's one name, or the (k-1)th of its
+// list.
 func (c SolveConfig) memberEvaluatorName(k int) string {
-	if k > 0 && c.PortfolioEvaluator != "" {
-		return c.PortfolioEvaluator
+	if k == 0 || c.PortfolioEvaluator == "" {
+		return c.Evaluator
 	}
-	return c.Evaluator
+	names := strings.Split(c.PortfolioEvaluator, ",")
+	if len(names) == 1 {
+		return names[0]
+	}
+	return names[k-1]
 }
 
 // memberRankerName names the model that ordered member k's search when two

@@ -101,30 +101,40 @@ func TestSolvePortfolioTwoModels(t *testing.T) {
 }
 
 // TestPortfolioEvaluator: with a second evaluator, every member after the
-// first searches with it, reweighted by the member's model, under
-// rzs.PortfolioMembers' own settings; the first keeps the evaluator, and
-// the results record both.
+// first searches with it (or with its own, from a list, by member index),
+// reweighted by the member's model, under rzs.PortfolioMembers' own
+// settings; the first keeps the evaluator, and the results record all.
 func TestPortfolioEvaluator(t *testing.T) {
 	first, second := hashRanker{1}, hashRanker{2}
+	noshapes := []string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes}
+	alternate := func(k int) rzs.MoveRanker {
+		if k%2 == 1 {
+			return second
+		}
+		return first
+	}
 	for _, tc := range []struct {
-		name   string
-		cfg    SolveConfig
-		ranker func(k int) rzs.MoveRanker
-		record string
+		name       string
+		cfg        SolveConfig
+		evaluators []string // member k's evaluator
+		ranker     func(k int) rzs.MoveRanker
+		record     string
 	}{
 		{"no model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes},
-			func(int) rzs.MoveRanker { return nil }, "ldb/ldb-noshapes"},
+			noshapes[:3], func(int) rzs.MoveRanker { return nil }, "ldb/ldb-noshapes"},
 		{"the default", SolveConfig{Portfolio: 2, Ranker: first, RankerName: "m"},
-			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
+			noshapes[:2], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"one model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, RankerName: "m"},
-			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
+			noshapes[:3], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
+		{"one name, four members", SolveConfig{Portfolio: 4, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, RankerName: "m"},
+			noshapes, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},
-			func(k int) rzs.MoveRanker {
-				if k%2 == 1 {
-					return second
-				}
-				return first
-			}, "ldb/ldb-noshapes+m/n"},
+			noshapes, alternate, "ldb/ldb-noshapes+m/n"},
+		{"a list", SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-noshapes,ldb-noshapes,ldb-nakade", Ranker: first, RankerName: "m"},
+			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNakade},
+			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
+		{"a list, two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-nakade,ldb-noshapes,ld", Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},
+			[]string{EvaluatorLDB, EvaluatorLDBNakade, EvaluatorLDBNoShapes, EvaluatorLD}, alternate, "ldb/ldb-nakade,ldb-noshapes,ld+m/n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg.withDefaults()
@@ -140,12 +150,14 @@ func TestPortfolioEvaluator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(members) != len(tc.evaluators) {
+				t.Fatalf("%d members, want %d", len(members), len(tc.evaluators))
+			}
 			for k, m := range members {
-				want := rzs.Evaluator(rzs.LDB())
-				if k > 0 {
-					want = rzs.LDBNoShapes()
+				if got := cfg.memberEvaluatorName(k); got != tc.evaluators[k] {
+					t.Errorf("member %d's evaluator is named %q, want %q", k, got, tc.evaluators[k])
 				}
-				want = withRanker(want, tc.ranker(k))
+				want := withRanker(builtinEvaluator(tc.evaluators[k]), tc.ranker(k))
 				if m.Evaluator != want {
 					t.Errorf("member %d searches with %#v, want %#v", k, m.Evaluator, want)
 				}
@@ -159,9 +171,6 @@ func TestPortfolioEvaluator(t *testing.T) {
 			}
 			if got := cfg.recordedEvaluator(); got != tc.record {
 				t.Errorf("recorded evaluator %q, want %q", got, tc.record)
-			}
-			if got := cfg.memberEvaluatorName(1); got != EvaluatorLDBNoShapes {
-				t.Errorf("member 1's evaluator is named %q", got)
 			}
 		})
 	}

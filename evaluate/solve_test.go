@@ -224,6 +224,7 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: EvaluatorLDBNoShapes}, ""},
 		{SolveConfig{PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator"},
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: "net"}, "portfolio_evaluator"},
+		{SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-noshapes,ldb-noshapes,ldb-nakade"}, ""},
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError
@@ -232,6 +233,34 @@ func TestSolveConfigValidate(t *testing.T) {
 			t.Errorf("%+v: %v", tt.cfg, err)
 		case tt.field != "" && (!errors.As(err, &ce) || ce.Field != tt.field):
 			t.Errorf("%+v: error %v, want one on %s", tt.cfg, err, tt.field)
+		}
+	}
+}
+
+// TestPortfolioEvaluatorList: a list of evaluators is refused, naming
+// what is wrong with it, unless it has one built-in name per member after
+// the first.
+func TestPortfolioEvaluatorList(t *testing.T) {
+	for _, tt := range []struct {
+		portfolio int
+		list      string
+		want      string // in the error; "" for none
+	}{
+		{4, "ldb-noshapes,ldb-noshapes,ldb-nakade", ""},
+		{3, "ldb-noshapes,ldb-nakade", ""},
+		{3, "ldb-noshapes,ldb-noshapes,ldb-nakade", "3 names for a portfolio of 3"},
+		{3, "ldb-noshapes,", `"" is no built-in evaluator`},
+		{3, "ldb-noshapes, ldb-nakade", `" ldb-nakade" is no built-in evaluator`},
+		{3, "ldb-noshapes,net", `"net" is no built-in evaluator`},
+		{1, "ldb-noshapes", "needs a portfolio of 2 or more (portfolio is 1)"},
+	} {
+		err := SolveConfig{Portfolio: tt.portfolio, PortfolioEvaluator: tt.list}.Validate()
+		var ce *SolveConfigError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("portfolio %d, %q: %v", tt.portfolio, tt.list, err)
+		case tt.want != "" && (!errors.As(err, &ce) || ce.Field != "portfolio_evaluator" || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("portfolio %d, %q: error %v, want one on portfolio_evaluator with %q", tt.portfolio, tt.list, err, tt.want)
 		}
 	}
 }

@@ -46,11 +46,12 @@ func TestPortfolioMembers(t *testing.T) {
 		want    []member
 		wantErr string
 	}{
-		{"all on", on, 5, []member{{0.9, 0.3, true, 0.1}, {0.9, 0, true, 0.1}, {0.9, 0, false, 0}, {1, 0.3, true, 0.1}, {1, 0, false, 0}}, ""},
+		{"all on", on, 5, []member{{0.9, 0.3, true, 0.1}, {0.9, 0, true, 0.1}, {0.9, 0, false, 0}, {1, 0, true, 0.1}, {1, 0, false, 0}}, ""},
 		{"two of all on", on, 2, []member{{0.9, 0.3, true, 0.1}, {0.9, 0, true, 0.1}}, ""},
-		{"safety off", Options{DepthDiscount: 0.9, FPUReduction: 0.3}, 4, []member{{0.9, 0.3, false, 0}, {0.9, 0, false, 0}, {1, 0.3, false, 0}, {1, 0, false, 0}}, ""},
+		{"safety and bonus off", Options{DepthDiscount: 0.9, FPUReduction: 0.3}, 3, []member{{0.9, 0.3, false, 0}, {0.9, 0, false, 0}, {1, 0, false, 0}}, ""},
+		{"safety and bonus off, too many", Options{DepthDiscount: 0.9, FPUReduction: 0.3}, 4, nil, "4: these settings give only 3"},
 		{"fpu off", Options{DepthDiscount: 0.9, Safety: true}, 4, []member{{0.9, 0, true, 0}, {0.9, 0, false, 0}, {1, 0, true, 0}, {1, 0, false, 0}}, ""},
-		{"bonus off", Options{DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}, 5, []member{{0.9, 0.3, true, 0}, {0.9, 0, true, 0}, {0.9, 0, false, 0}, {1, 0.3, true, 0}, {1, 0, false, 0}}, ""},
+		{"bonus off", Options{DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}, 5, []member{{0.9, 0.3, true, 0}, {0.9, 0, true, 0}, {0.9, 0, false, 0}, {1, 0, true, 0}, {1, 0, false, 0}}, ""},
 		{"discount off as 0", Options{FPUReduction: 0.3}, 2, []member{{0, 0.3, false, 0}, {0, 0, false, 0}}, ""},
 		{"fpu off, too many", Options{DepthDiscount: 0.9, Safety: true}, 5, nil, "5: these settings give only 4"},
 		{"fpu and safety off", Options{DepthDiscount: 0.9}, 3, nil, "3: these settings give only 2"},

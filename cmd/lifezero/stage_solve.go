@@ -28,8 +28,9 @@ func solveKind() pipelines.Kind {
 		// and reason (schema version 2). 3: a portfolio's members after
 		// the first search with ldb-noshapes by default (session 24). 4:
 		// one search defaults to ldb-nakade without the FPU reduction
-		// (session 28).
-		Version:     4,
+		// (session 28). 5: a portfolio's member 3 drops the FPU reduction
+		// with the depth discount (session 29).
+		Version:     5,
 		Params:      defaultSolveOptions(),
 		CheckInputs: solveInputs,
 		Run:         runSolve,
