@@ -3,6 +3,7 @@ package evaluate
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -403,16 +404,26 @@ func builtinEvaluator(name string) rzs.Evaluator {
 	return nil
 }
 
+// memberEvaluatorNames is PortfolioEvaluator as the names of the members
+// after the first: its list, or its one name for each of them.
+func (c SolveConfig) memberEvaluatorNames() []string {
+	names := strings.Split(c.PortfolioEvaluator, ",")
+	if len(names) == 1 {
+		return slices.Repeat(names, max(c.Portfolio-1, 1))
+	}
+	return names
+}
+
 // portfolioEvaluatorsError says what is wrong with PortfolioEvaluator, ""
 // when it is one built-in evaluator or a list of one per member after the
 // first.
 func (c SolveConfig) portfolioEvaluatorsError() string {
-	names := strings.Split(c.PortfolioEvaluator, ",")
-	if len(names) != 1 && len(names) != c.Portfolio-1 {
+	names := c.memberEvaluatorNames()
+	if len(names) != c.Portfolio-1 {
 		return fmt.Sprintf("%d names for a portfolio of %d: want one for every member after the first, or %d, one each", len(names), c.Portfolio, c.Portfolio-1)
 	}
 	for _, name := range names {
-		if builtinEvaluator(name) == nil || name == "" {
+		if name == "" || builtinEvaluator(name) == nil {
 			return fmt.Sprintf("%q is no built-in evaluator (want one of %s, the list without spaces)", name, strings.Join(EvaluatorNames(), ", "))
 		}
 	}
@@ -430,6 +441,10 @@ func (e *SolveConfigError) Error() string { return e.Field + ": " + e.Msg }
 // Validate checks the config; its errors are *SolveConfigError.
 func (c SolveConfig) Validate() error {
 	c = c.withDefaults()
+	evaluatorsErr := ""
+	if c.PortfolioEvaluator != "" && c.Portfolio >= 2 && c.Net == nil {
+		evaluatorsErr = c.portfolioEvaluatorsError()
+	}
 	switch {
 	case c.Algo != AlgoMCTS && c.Algo != AlgoDFS && c.Algo != AlgoDFPN:
 		return &SolveConfigError{"algo", fmt.Sprintf("%q: want %s, %s or %s", c.Algo, AlgoMCTS, AlgoDFS, AlgoDFPN)}
@@ -468,8 +483,8 @@ func (c SolveConfig) Validate() error {
 	case c.PortfolioEvaluator != "" && (c.Portfolio < 2 || c.Net != nil):
 		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: names the evaluator of a portfolio's members after the first, and needs a portfolio of 2 or more (portfolio is %d) and no network",
 			c.PortfolioEvaluator, c.Portfolio)}
-	case c.PortfolioEvaluator != "" && c.portfolioEvaluatorsError() != "":
-		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: %s", c.PortfolioEvaluator, c.portfolioEvaluatorsError())}
+	case evaluatorsErr != "":
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: %s", c.PortfolioEvaluator, evaluatorsErr)}
 	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
 		return &SolveConfigError{"portfolio_features_model", fmt.Sprintf("a second model alternates with the first among a portfolio's members: needs a features model and a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.Portfolio > 1 && c.Batch > 1:

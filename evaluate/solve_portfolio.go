@@ -3,7 +3,6 @@ package evaluate
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"lifezero/game"
 	"lifezero/rzs"
@@ -117,17 +116,12 @@ func (c SolveConfig) memberRanker(k int) rzs.MoveRanker {
 }
 
 // memberEvaluatorName names member k's built-in evaluator: Evaluator for
-// member 0; after it, PortfolioEvaluator's one name, or the (k-1)th of its
-// list.
+// member 0; after it, its name in PortfolioEvaluator.
 func (c SolveConfig) memberEvaluatorName(k int) string {
 	if k == 0 || c.PortfolioEvaluator == "" {
 		return c.Evaluator
 	}
-	names := strings.Split(c.PortfolioEvaluator, ",")
-	if len(names) == 1 {
-		return names[0]
-	}
-	return names[k-1]
+	return c.memberEvaluatorNames()[k-1]
 }
 
 // memberRankerName names the model that ordered member k's search when two

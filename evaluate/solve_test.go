@@ -224,7 +224,6 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: EvaluatorLDBNoShapes}, ""},
 		{SolveConfig{PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator"},
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: "net"}, "portfolio_evaluator"},
-		{SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-noshapes,ldb-noshapes,ldb-nakade"}, ""},
 	} {
 		err := tt.cfg.Validate()
 		var ce *SolveConfigError
