@@ -57,11 +57,14 @@ const DefaultEvaluator = EvaluatorLDBNakade
 // DefaultLeadEvaluator is the evaluator of a SolveConfig that names none
 // and runs a portfolio, or a depth-first form: ldb, with the FPU
 // reduction. A portfolio's first member is its settings as given
-// (rzs.PortfolioMembers), and the portfolio measured under the papers'
-// protocol (36 of cho19-dev's 53 at 300 s on 2 threads, sessions 25-27)
-// is led by ldb with the reduction; a portfolio led by ldb-nakade without
-// it was run on four problems only (session 24). The depth-first forms
-// were measured with ldb (docs/results/dfpn.md).
+// (rzs.PortfolioMembers), and the portfolios measured under the papers'
+// protocol (at 300 s on 2 threads, 36 of cho19-dev's 53 with three
+// members, sessions 25-27, 37 with four, session 29; killall7x7's 16 of
+// 20 with either, sessions 25, 29 and 30) are led by ldb with the
+// reduction (the one search's ldb-nakade without it is the member without
+// the depth discount, DefaultUndiscountedEvaluator); a portfolio led by
+// ldb-nakade without it was run on four problems only (session 24). The
+// depth-first forms were measured with ldb (docs/results/dfpn.md).
 const DefaultLeadEvaluator = EvaluatorLDB
 
 // defaultEvaluator is the evaluator of a config that names none.
@@ -83,6 +86,19 @@ func (c SolveConfig) defaultEvaluator() string {
 // the members searches that differ in more than their settings; a second
 // model (PortfolioRanker) already does, and was measured without one.
 const DefaultPortfolioEvaluator = EvaluatorLDBNoShapes
+
+// DefaultUndiscountedEvaluator is, where DefaultPortfolioEvaluator
+// applies, the evaluator of the members that search without the depth
+// discount that the first member has (rzs.PortfolioMembers' member 3 on):
+// one search's evaluator, DefaultEvaluator. At 500,000 nodes the one
+// search's defaults without the discount prove cho19-dev 029 and 085 (no
+// paper proves 085), which the defaults do not (session 28's ablation),
+// while ldb-noshapes without it, the FPU reduction on, proved none of the
+// four the first three members leave under the papers' protocol (session
+// 25) and not 085 (session 28). With it as member 3, a portfolio of four
+// proves 37 of cho19-dev's 53 under the protocol, 085 added and none of
+// the three members' 36 lost (session 29).
+const DefaultUndiscountedEvaluator = DefaultEvaluator
 
 // DefaultDepthDiscount is the mcts form's Faster-to-Life discount per ply
 // (rzs.Options.DepthDiscount) when a SolveConfig names none. It was chosen
@@ -220,8 +236,9 @@ type SolveConfig struct {
 	// Proofs name it in their settings (Row.ProvedBy), and the results
 	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>". Empty
 	// means DefaultPortfolioEvaluator when it applies (Evaluator ldb, one
-	// model, no network), else Evaluator; naming Evaluator gives every
-	// member the same evaluator.
+	// model, no network), DefaultUndiscountedEvaluator for the members
+	// without the depth discount (defaultMemberEvaluators), else
+	// Evaluator; naming Evaluator gives every member the same evaluator.
 	PortfolioEvaluator string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
@@ -281,9 +298,6 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.Evaluator == "" {
 		c.Evaluator = c.defaultEvaluator()
 	}
-	if c.PortfolioEvaluator == "" && c.Portfolio > 1 && c.Net == nil && c.PortfolioRanker == nil && c.Evaluator == EvaluatorLDB {
-		c.PortfolioEvaluator = DefaultPortfolioEvaluator
-	}
 	if c.Budget == 0 {
 		c.Budget = DefaultSolveBudget
 	}
@@ -311,6 +325,11 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	}
 	if c.MaxMemory == 0 {
 		c.MaxMemory = rzs.DefaultMaxMemory(c.Workers)
+	}
+	if c.PortfolioEvaluator == "" && c.Portfolio > 1 && c.Net == nil && c.PortfolioRanker == nil && c.Evaluator == EvaluatorLDB {
+		// After the settings' defaults: the members' evaluators follow
+		// their settings.
+		c.PortfolioEvaluator = c.defaultMemberEvaluators()
 	}
 	if c.Net != nil {
 		// The results must say which evaluator ordered the search: a
@@ -402,6 +421,32 @@ func builtinEvaluator(name string) rzs.Evaluator {
 		return ld
 	}
 	return nil
+}
+
+// defaultMemberEvaluators is the PortfolioEvaluator of a portfolio that
+// names none where DefaultPortfolioEvaluator applies: that evaluator for
+// every member after the first, except those that drop the depth discount
+// the first has, which search with DefaultUndiscountedEvaluator; one name
+// when every member has the first. It is keyed to the members' settings,
+// not to their indices, since rzs.PortfolioMembers skips the settings
+// already off: with safety and the proof bonus off, the member without the
+// discount is member 2. c's settings have their defaults filled in.
+func (c SolveConfig) defaultMemberEvaluators() string {
+	members, err := rzs.PortfolioMembers(c.options(), c.Portfolio)
+	if err != nil {
+		return DefaultPortfolioEvaluator // Validate names the error
+	}
+	names := make([]string, len(members)-1)
+	for k, m := range members[1:] {
+		names[k] = DefaultPortfolioEvaluator
+		if m.DepthDiscount != members[0].DepthDiscount {
+			names[k] = DefaultUndiscountedEvaluator
+		}
+	}
+	if !slices.Contains(names, DefaultUndiscountedEvaluator) {
+		return DefaultPortfolioEvaluator
+	}
+	return strings.Join(names, ",")
 }
 
 // memberEvaluatorNames is PortfolioEvaluator as the names of the members

@@ -101,12 +101,17 @@ func TestSolvePortfolioTwoModels(t *testing.T) {
 }
 
 // TestPortfolioEvaluator: with a second evaluator, every member after the
-// first searches with it (or with its own, from a list, by member index),
+// first searches with it (or with its own, from a list, by member index;
+// by default ldb-noshapes, and ldb-nakade for the members without the
+// depth discount),
 // reweighted by the member's model, under rzs.PortfolioMembers' own
 // settings; the first keeps the evaluator, and the results record all.
 func TestPortfolioEvaluator(t *testing.T) {
 	first, second := hashRanker{1}, hashRanker{2}
 	noshapes := []string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes}
+	// The default of four: member 3 drops the depth discount and searches
+	// with the one search's evaluator.
+	undiscounted := []string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNakade}
 	alternate := func(k int) rzs.MoveRanker {
 		if k%2 == 1 {
 			return second
@@ -124,6 +129,17 @@ func TestPortfolioEvaluator(t *testing.T) {
 			noshapes[:3], func(int) rzs.MoveRanker { return nil }, "ldb/ldb-noshapes"},
 		{"the default", SolveConfig{Portfolio: 2, Ranker: first, RankerName: "m"},
 			noshapes[:2], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
+		{"the default, four members", SolveConfig{Portfolio: 4, Ranker: first, RankerName: "m"},
+			undiscounted, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
+		{"the default, five members", SolveConfig{Portfolio: 5, Ranker: first, RankerName: "m"},
+			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNakade, EvaluatorLDBNakade}, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade,ldb-nakade+m"},
+		// Safety and the proof bonus off: member 2 is the one without the
+		// discount, and takes its evaluator.
+		{"the default, keyed to the settings", SolveConfig{Portfolio: 3, NoSafety: true, ProofBonus: -1, Ranker: first, RankerName: "m"},
+			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNakade}, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-nakade+m"},
+		// No discount to drop: every member has the first's.
+		{"the default, the discount off", SolveConfig{Portfolio: 3, DepthDiscount: 1, Ranker: first, RankerName: "m"},
+			noshapes[:3], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"one model", SolveConfig{Portfolio: 3, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, RankerName: "m"},
 			noshapes[:3], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"one name, four members", SolveConfig{Portfolio: 4, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, RankerName: "m"},
@@ -131,8 +147,7 @@ func TestPortfolioEvaluator(t *testing.T) {
 		{"two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: EvaluatorLDBNoShapes, Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},
 			noshapes, alternate, "ldb/ldb-noshapes+m/n"},
 		{"a list", SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-noshapes,ldb-noshapes,ldb-nakade", Ranker: first, RankerName: "m"},
-			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNakade},
-			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
+			undiscounted, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
 		{"a list, two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-nakade,ldb-noshapes,ld", Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},
 			[]string{EvaluatorLDB, EvaluatorLDBNakade, EvaluatorLDBNoShapes, EvaluatorLD}, alternate, "ldb/ldb-nakade,ldb-noshapes,ld+m/n"},
 	} {

@@ -29,8 +29,9 @@ func solveKind() pipelines.Kind {
 		// the first search with ldb-noshapes by default (session 24). 4:
 		// one search defaults to ldb-nakade without the FPU reduction
 		// (session 28). 5: a portfolio's member 3 drops the FPU reduction
-		// with the depth discount (session 29).
-		Version:     5,
+		// with the depth discount (session 29). 6: by default, the members
+		// without the depth discount search with ldb-nakade (session 30).
+		Version:     6,
 		Params:      defaultSolveOptions(),
 		CheckInputs: solveInputs,
 		Run:         runSolve,
