@@ -77,8 +77,9 @@ func (c SolveConfig) defaultEvaluator() string {
 
 // DefaultPortfolioEvaluator is the evaluator of a portfolio's members
 // after the first when the first searches with ldb, with one model and no
-// network, and PortfolioEvaluator names none: the ldb without eye shapes.
-// Under the papers' protocol (300 s, 2 threads, a pair) it proves 34 of
+// network, and PortfolioEvaluator names none, except those that drop the
+// first's depth discount (DefaultUndiscountedEvaluator): the ldb without
+// eye shapes. Under the papers' protocol (300 s, 2 threads, a pair) it proves 34 of
 // cho19-dev's 53 where the pair that differs only in its settings proves
 // 33, losing none, and killall7x7's 16/20 as that pair does: the problems
 // either pair leaves unproven were all run with both
@@ -88,16 +89,19 @@ func (c SolveConfig) defaultEvaluator() string {
 const DefaultPortfolioEvaluator = EvaluatorLDBNoShapes
 
 // DefaultUndiscountedEvaluator is, where DefaultPortfolioEvaluator
-// applies, the evaluator of the members that search without the depth
-// discount that the first member has (rzs.PortfolioMembers' member 3 on):
-// one search's evaluator, DefaultEvaluator. At 500,000 nodes the one
+// applies, the evaluator of the members that drop the depth discount the
+// first member has (with the default settings, rzs.PortfolioMembers'
+// members 3 and 4): one search's evaluator, DefaultEvaluator. At 500,000 nodes the one
 // search's defaults without the discount prove cho19-dev 029 and 085 (no
 // paper proves 085), which the defaults do not (session 28's ablation),
 // while ldb-noshapes without it, the FPU reduction on, proved none of the
 // four the first three members leave under the papers' protocol (session
 // 25) and not 085 (session 28). With it as member 3, a portfolio of four
 // proves 37 of cho19-dev's 53 under the protocol, 085 added and none of
-// the three members' 36 lost (session 29).
+// the three members' 36 lost (session 29). The evidence is for member 3,
+// which drops the FPU reduction with the discount as the one search
+// does; member 4 (safety and the proof bonus off too) follows the same
+// rule unmeasured, as no portfolio of five was run under the protocol.
 const DefaultUndiscountedEvaluator = DefaultEvaluator
 
 // DefaultDepthDiscount is the mcts form's Faster-to-Life discount per ply
@@ -235,10 +239,11 @@ type SolveConfig struct {
 	// two with the same settings and two evaluators are not allowed.
 	// Proofs name it in their settings (Row.ProvedBy), and the results
 	// record the evaluator as "<Evaluator>/<PortfolioEvaluator>". Empty
-	// means DefaultPortfolioEvaluator when it applies (Evaluator ldb, one
-	// model, no network), DefaultUndiscountedEvaluator for the members
-	// without the depth discount (defaultMemberEvaluators), else
-	// Evaluator; naming Evaluator gives every member the same evaluator.
+	// means, when Evaluator is ldb with one model and no network,
+	// DefaultPortfolioEvaluator, but DefaultUndiscountedEvaluator for the
+	// members that drop the first's depth discount
+	// (defaultMemberEvaluators); else Evaluator. Naming Evaluator gives
+	// every member the same evaluator.
 	PortfolioEvaluator string
 	// Workers is how many problems are solved at once, each on one
 	// goroutine; 0 means 1. More than one makes the reported seconds
@@ -427,7 +432,7 @@ func builtinEvaluator(name string) rzs.Evaluator {
 // names none where DefaultPortfolioEvaluator applies: that evaluator for
 // every member after the first, except those that drop the depth discount
 // the first has, which search with DefaultUndiscountedEvaluator; one name
-// when every member has the first. It is keyed to the members' settings,
+// when every member keeps the first's discount. It is keyed to the members' settings,
 // not to their indices, since rzs.PortfolioMembers skips the settings
 // already off: with safety and the proof bonus off, the member without the
 // discount is member 2. c's settings have their defaults filled in.

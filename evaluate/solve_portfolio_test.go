@@ -102,10 +102,10 @@ func TestSolvePortfolioTwoModels(t *testing.T) {
 
 // TestPortfolioEvaluator: with a second evaluator, every member after the
 // first searches with it (or with its own, from a list, by member index;
-// by default ldb-noshapes, and ldb-nakade for the members without the
-// depth discount),
-// reweighted by the member's model, under rzs.PortfolioMembers' own
-// settings; the first keeps the evaluator, and the results record all.
+// by default ldb-noshapes, and ldb-nakade for the members that drop the
+// first's depth discount), reweighted by the member's model, under
+// rzs.PortfolioMembers' own settings; the first keeps the evaluator, and
+// the results record all.
 func TestPortfolioEvaluator(t *testing.T) {
 	first, second := hashRanker{1}, hashRanker{2}
 	noshapes := []string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes}
@@ -131,8 +131,16 @@ func TestPortfolioEvaluator(t *testing.T) {
 			noshapes[:2], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"the default, four members", SolveConfig{Portfolio: 4, Ranker: first, RankerName: "m"},
 			undiscounted, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
+		{"the default, three members", SolveConfig{Portfolio: 3, Ranker: first, RankerName: "m"},
+			noshapes[:3], func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes+m"},
 		{"the default, five members", SolveConfig{Portfolio: 5, Ranker: first, RankerName: "m"},
-			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNakade, EvaluatorLDBNakade}, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade,ldb-nakade+m"},
+			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNoShapes, EvaluatorLDBNakade, EvaluatorLDBNakade},
+			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade,ldb-nakade+m"},
+		// The FPU reduction off: its member is skipped, and members 2 and
+		// 3 drop the discount.
+		{"the default, the reduction off", SolveConfig{Portfolio: 4, FPUReduction: -1, Ranker: first, RankerName: "m"},
+			[]string{EvaluatorLDB, EvaluatorLDBNoShapes, EvaluatorLDBNakade, EvaluatorLDBNakade},
+			func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-nakade,ldb-nakade+m"},
 		// Safety and the proof bonus off: member 2 is the one without the
 		// discount, and takes its evaluator.
 		{"the default, keyed to the settings", SolveConfig{Portfolio: 3, NoSafety: true, ProofBonus: -1, Ranker: first, RankerName: "m"},

@@ -30,7 +30,9 @@ func solveKind() pipelines.Kind {
 		// one search defaults to ldb-nakade without the FPU reduction
 		// (session 28). 5: a portfolio's member 3 drops the FPU reduction
 		// with the depth discount (session 29). 6: by default, the members
-		// without the depth discount search with ldb-nakade (session 30).
+		// that drop the first's depth discount search with ldb-nakade
+		// (session 30; at the default settings, portfolios of two and
+		// three are unchanged).
 		Version:     6,
 		Params:      defaultSolveOptions(),
 		CheckInputs: solveInputs,
