@@ -64,7 +64,7 @@ const DefaultEvaluator = EvaluatorLDBNakade
 // reduction (the one search's ldb-nakade without it is the member without
 // the depth discount, DefaultUndiscountedEvaluator); a portfolio led by
 // ldb-nakade without it was run on four problems only (session 24). The
-// depth-first forms were measured with ldb (docs/results/dfpn.md).
+// depth-first forms were measured with ldb (docs/results/rzs-forms.md).
 const DefaultLeadEvaluator = EvaluatorLDB
 
 // defaultEvaluator is the evaluator of a config that names none.
