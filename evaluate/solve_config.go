@@ -61,10 +61,11 @@ const DefaultEvaluator = EvaluatorLDBNakade
 // protocol (at 300 s on 2 threads, 36 of cho19-dev's 53 with three
 // members, sessions 25-27, 37 with four, session 29; killall7x7's 16 of
 // 20 with either, sessions 25, 29 and 30) are led by ldb with the
-// reduction (the one search's ldb-nakade without it is the member without
-// the depth discount, DefaultUndiscountedEvaluator); a portfolio led by
-// ldb-nakade without it was run on four problems only (session 24). The
-// depth-first forms were measured with ldb (docs/results/rzs-forms.md).
+// reduction, while the one search's ldb-nakade without it orders the
+// member that drops the depth discount (DefaultUndiscountedEvaluator); a
+// portfolio led by ldb-nakade without the reduction was run on four
+// problems only (session 24). The depth-first forms were measured with
+// ldb (docs/results/rzs-forms.md).
 const DefaultLeadEvaluator = EvaluatorLDB
 
 // defaultEvaluator is the evaluator of a config that names none.
@@ -79,10 +80,10 @@ func (c SolveConfig) defaultEvaluator() string {
 // after the first when the first searches with ldb, with one model and no
 // network, and PortfolioEvaluator names none, except those that drop the
 // first's depth discount (DefaultUndiscountedEvaluator): the ldb without
-// eye shapes. Under the papers' protocol (300 s, 2 threads, a pair) it proves 34 of
-// cho19-dev's 53 where the pair that differs only in its settings proves
-// 33, losing none, and killall7x7's 16/20 as that pair does: the problems
-// either pair leaves unproven were all run with both
+// eye shapes. Under the papers' protocol (300 s, 2 threads, a pair) it
+// proves 34 of cho19-dev's 53 where the pair that differs only in its
+// settings proves 33, losing none, and killall7x7's 16/20 as that pair
+// does: the problems either pair leaves unproven were all run with both
 // (docs/results/tsumego.md, sessions 23 and 24). A second evaluator gives
 // the members searches that differ in more than their settings; a second
 // model (PortfolioRanker) already does, and was measured without one.
@@ -91,17 +92,20 @@ const DefaultPortfolioEvaluator = EvaluatorLDBNoShapes
 // DefaultUndiscountedEvaluator is, where DefaultPortfolioEvaluator
 // applies, the evaluator of the members that drop the depth discount the
 // first member has (with the default settings, rzs.PortfolioMembers'
-// members 3 and 4): one search's evaluator, DefaultEvaluator. At 500,000 nodes the one
-// search's defaults without the discount prove cho19-dev 029 and 085 (no
-// paper proves 085), which the defaults do not (session 28's ablation),
-// while ldb-noshapes without it, the FPU reduction on, proved none of the
-// four the first three members leave under the papers' protocol (session
-// 25) and not 085 (session 28). With it as member 3, a portfolio of four
-// proves 37 of cho19-dev's 53 under the protocol, 085 added and none of
-// the three members' 36 lost (session 29). The evidence is for member 3,
-// which drops the FPU reduction with the discount as the one search
-// does; member 4 (safety and the proof bonus off too) follows the same
-// rule unmeasured, as no portfolio of five was run under the protocol.
+// members 3 and 4): one search's evaluator, DefaultEvaluator. At 500,000
+// nodes the one search's defaults without the discount prove cho19-dev
+// 029 and 085 (no paper proves 085), which the defaults do not (session
+// 28's ablation), while ldb-noshapes without it, the FPU reduction on,
+// proved none of the four the first three members leave under the
+// papers' protocol (session 25) and not 085 (session 28). With it as
+// member 3, a portfolio of four proves 37 of cho19-dev's 53 under the
+// protocol, 085 added and none of the three members' 36 lost (session
+// 29), and killall7x7's 16 of 20 as three members do (session 30). The
+// evidence is for member 3, which drops the FPU reduction with the
+// discount as the one search does; member 4 (safety and the proof bonus
+// off too) follows the same rule unmeasured, as no portfolio of five was
+// run under the protocol (its search alone proves none of the 16 that
+// four members leave, at 500,000 nodes, session 30).
 const DefaultUndiscountedEvaluator = DefaultEvaluator
 
 // DefaultDepthDiscount is the mcts form's Faster-to-Life discount per ply
@@ -432,10 +436,11 @@ func builtinEvaluator(name string) rzs.Evaluator {
 // names none where DefaultPortfolioEvaluator applies: that evaluator for
 // every member after the first, except those that drop the depth discount
 // the first has, which search with DefaultUndiscountedEvaluator; one name
-// when every member keeps the first's discount. It is keyed to the members' settings,
-// not to their indices, since rzs.PortfolioMembers skips the settings
-// already off: with safety and the proof bonus off, the member without the
-// discount is member 2. c's settings have their defaults filled in.
+// when every member keeps the first's discount. It is keyed to the
+// members' settings, not to their indices, since rzs.PortfolioMembers
+// skips the settings already off: with safety and the proof bonus off,
+// the member that drops the discount is member 2. c's settings have their
+// defaults filled in.
 func (c SolveConfig) defaultMemberEvaluators() string {
 	members, err := rzs.PortfolioMembers(c.options(), c.Portfolio)
 	if err != nil {
