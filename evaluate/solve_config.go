@@ -497,7 +497,7 @@ func (e *SolveConfigError) Error() string { return e.Field + ": " + e.Msg }
 func (c SolveConfig) Validate() error {
 	c = c.withDefaults()
 	evaluatorsErr := ""
-	if c.PortfolioEvaluator != "" && c.Portfolio >= 2 && c.Net == nil {
+	if c.PortfolioEvaluator != "" { // without a portfolio, or with a network, an earlier case refuses it
 		evaluatorsErr = c.portfolioEvaluatorsError()
 	}
 	switch {

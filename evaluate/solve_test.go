@@ -227,14 +227,21 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator"},
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: "net"}, "portfolio_evaluator"},
 	} {
-		err := tt.cfg.Validate()
-		var ce *SolveConfigError
-		switch {
-		case tt.field == "" && err != nil:
-			t.Errorf("%+v: %v", tt.cfg, err)
-		case tt.field != "" && (!errors.As(err, &ce) || ce.Field != tt.field):
-			t.Errorf("%+v: error %v, want one on %s", tt.cfg, err, tt.field)
-		}
+		checkValidate(t, tt.cfg, tt.field, "")
+	}
+}
+
+// checkValidate fails the test unless cfg.Validate accepts cfg (field "")
+// or refuses it on field with an error that says msg.
+func checkValidate(t *testing.T, cfg SolveConfig, field, msg string) {
+	t.Helper()
+	err := cfg.Validate()
+	var ce *SolveConfigError
+	switch {
+	case field == "" && err != nil:
+		t.Errorf("%+v: %v", cfg, err)
+	case field != "" && (!errors.As(err, &ce) || ce.Field != field || !strings.Contains(err.Error(), msg)):
+		t.Errorf("%+v: error %v, want one on %s with %q", cfg, err, field, msg)
 	}
 }
 
@@ -255,14 +262,11 @@ func TestPortfolioEvaluatorList(t *testing.T) {
 		{3, "ldb-noshapes,net", `"net" is no built-in evaluator`},
 		{1, "ldb-noshapes", "needs a portfolio of 2 or more (portfolio is 1)"},
 	} {
-		err := SolveConfig{Portfolio: tt.portfolio, PortfolioEvaluator: tt.list}.Validate()
-		var ce *SolveConfigError
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("portfolio %d, %q: %v", tt.portfolio, tt.list, err)
-		case tt.want != "" && (!errors.As(err, &ce) || ce.Field != "portfolio_evaluator" || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("portfolio %d, %q: error %v, want one on portfolio_evaluator with %q", tt.portfolio, tt.list, err, tt.want)
+		field := ""
+		if tt.want != "" {
+			field = "portfolio_evaluator"
 		}
+		checkValidate(t, SolveConfig{Portfolio: tt.portfolio, PortfolioEvaluator: tt.list}, field, tt.want)
 	}
 }
 
