@@ -289,6 +289,10 @@ type SolveConfig struct {
 	// for the living moves that leave the killer the fewest moves to
 	// refute: negative means none, 0 DefaultProofBonus.
 	ProofBonus float64
+	// Online is rzs.Options.Online: the search learns corrections of the
+	// features model (Ranker) from its own proofs as it goes. It needs a
+	// features model.
+	Online bool
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -544,6 +548,8 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio_features_model", fmt.Sprintf("a second model alternates with the first among a portfolio's members: needs a features model and a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.Portfolio > 1 && c.Batch > 1:
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: a portfolio's members evaluate one leaf at a time", c.Batch)}
+	case c.Online && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"online", "true: only the mcts form learns during its search"}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
@@ -563,6 +569,16 @@ func (c SolveConfig) Validate() error {
 	return nil
 }
 
+// ValidateModels reports the settings that need a model c has not been
+// given. It is Validate's part for after the models are loaded, which
+// Validate runs before.
+func (c SolveConfig) ValidateModels() error {
+	if c.Online && c.Ranker == nil {
+		return &SolveConfigError{"online", "true: the search learns corrections of a features model's priors, and none is given"}
+	}
+	return nil
+}
+
 // SolverOptions returns the options of package rzs that a solve under c
 // runs with, c's defaults filled in.
 func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().options() }
@@ -570,7 +586,7 @@ func (c SolveConfig) SolverOptions() rzs.Options { return c.withDefaults().optio
 func (c SolveConfig) options() rzs.Options {
 	o := rzs.Options{Budget: c.Budget, NoRZ: c.NoRZ, NoTT: c.NoTT, Timeout: c.Timeout, Evaluator: withRanker(c.baseEvaluator(), c.Ranker),
 		Threads: c.Threads, Batch: c.Batch, DepthDiscount: c.DepthDiscount, FPUReduction: offToZero(c.FPUReduction),
-		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus)}
+		Safety: !c.NoSafety, ProofBonus: offToZero(c.ProofBonus), Online: c.Online}
 	if c.MaxMemory > 0 {
 		o.MaxMemory = c.MaxMemory
 	}

@@ -151,6 +151,9 @@ func searchSettings(algo string, o rzs.Options) string {
 	if o.ProofBonus > 0 {
 		s += fmt.Sprintf(" proof_bonus=%g", o.ProofBonus)
 	}
+	if o.Online {
+		s += " online=true"
+	}
 	return s
 }
 

@@ -226,8 +226,26 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: EvaluatorLDBNoShapes}, ""},
 		{SolveConfig{PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator"},
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: "net"}, "portfolio_evaluator"},
+		{SolveConfig{Online: true}, ""}, // the model is checked once loaded: TestValidateModels
+		{SolveConfig{Online: true, Algo: AlgoDFPN}, "online"},
 	} {
 		checkValidate(t, tt.cfg, tt.field, "")
+	}
+}
+
+// TestValidateModels: online learning is refused without the features
+// model it corrects.
+func TestValidateModels(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   SolveConfig
+		field string
+	}{
+		{SolveConfig{}, ""},
+		{SolveConfig{Ranker: hashRanker{1}}, ""},
+		{SolveConfig{Online: true, Ranker: hashRanker{1}}, ""},
+		{SolveConfig{Online: true}, "online"},
+	} {
+		checkRefusal(t, tt.cfg, tt.cfg.ValidateModels(), tt.field, "features model")
 	}
 }
 
@@ -235,7 +253,13 @@ func TestSolveConfigValidate(t *testing.T) {
 // or refuses it on field with an error that says msg.
 func checkValidate(t *testing.T, cfg SolveConfig, field, msg string) {
 	t.Helper()
-	err := cfg.Validate()
+	checkRefusal(t, cfg, cfg.Validate(), field, msg)
+}
+
+// checkRefusal fails the test unless err, a check's verdict on cfg, is
+// nil (field "") or a refusal on field that says msg.
+func checkRefusal(t *testing.T, cfg SolveConfig, err error, field, msg string) {
+	t.Helper()
 	var ce *SolveConfigError
 	switch {
 	case field == "" && err != nil:

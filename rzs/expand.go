@@ -208,6 +208,9 @@ func (s *mcSolver) propagate(path []pathStep) {
 		}
 		s.tree.node(parent.id).status = st
 		s.proven(parent.id)
+		if s.learner != nil {
+			s.learn(parent, child, st)
+		}
 		if s.historyDep(parent.id) {
 			continue // the proof holds for this path's history only
 		}

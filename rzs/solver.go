@@ -87,6 +87,13 @@ type Options struct {
 	// far below), a move whose zone leaves the killer 12 tries looks as
 	// good as one that leaves 130. It only orders the search. 0: off.
 	ProofBonus float64
+	// Online makes the search learn from its own proofs as it goes: when
+	// the evaluator is a Learned whose ranker is a LearnerSource, the
+	// search ranks with a fresh ProofLearner of it, told at every node it
+	// proves won for the side to move which move won and which others it
+	// had visited there without a win (see learn). It only orders the
+	// search.
+	Online bool
 }
 
 func (o *Options) defaults(pr *game.Problem) {
@@ -180,17 +187,23 @@ type mcSolver struct {
 	refiner       PriorRefiner
 	refining      []float32 // refine's priors
 	refiningMoves []game.Point
+	// learner learns from the search's proofs (Options.Online; nil
+	// without), lost its scratch.
+	learner ProofLearner
+	lost    []game.Point
 }
 
 func newMCTSSolver(pr *game.Problem, opts Options) *mcSolver {
+	opts, learner := withLearner(opts)
 	start := pr.Start
 	s := &mcSolver{
 		pr: pr, opts: opts, living: pr.Living(),
-		tree:  newMemTree(&pr.Region, start.Cells(), start.ToMove().Opponent(), opts.MaxMemory),
-		zones: newZoneArena(),
-		and:   newArena[andState](),
-		all:   start.AllPoints(),
-		rules: newProofRules(pr, opts.NoRZ),
+		tree:    newMemTree(&pr.Region, start.Cells(), start.ToMove().Opponent(), opts.MaxMemory),
+		zones:   newZoneArena(),
+		and:     newArena[andState](),
+		all:     start.AllPoints(),
+		rules:   newProofRules(pr, opts.NoRZ),
+		learner: learner,
 	}
 	s.leafEval = opts.Evaluator
 	// Threads share the tree under a lock and evaluate outside it; a

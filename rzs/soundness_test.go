@@ -23,6 +23,7 @@ func TestAgreesWithReference(t *testing.T) {
 	var wins, spent [24]int
 	var took [24]time.Duration
 	batched := &batchRecorder{Evaluator: LDB()}
+	learners := &pointLearners{}
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -59,6 +60,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"dfs-safety", SolveDFS, Options{Budget: 200000, Safety: true}},
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},
 			{"mcts-ldb-proofbonus", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true, ProofBonus: 1}},
+			{"mcts-online", Solve, Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: learners, Weight: 3}, Online: true, Safety: true}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)
@@ -83,6 +85,9 @@ func TestAgreesWithReference(t *testing.T) {
 	}
 	if unknown > compared/10 {
 		t.Errorf("%d unproven results over %d positions: budgets too small to test anything", unknown, compared)
+	}
+	if learners.verdicts.Load() == 0 {
+		t.Errorf("the online form learnt no verdict in %d searches", learners.made.Load())
 	}
 	if batched.most < 2 {
 		t.Errorf("the batch form's evaluator got at most %d leaves at once, want more than one", batched.most)

@@ -220,9 +220,14 @@ func LoadRanker(dir string) (*Ranker, Meta, error) {
 	if bt, ok := m.(*featmodel.BTModel); ok && bt.NumFeatures() != f.NumFeatures() {
 		return nil, meta, fmt.Errorf("tsumego: %s: the model has %d features, its feature set %d", dir, bt.NumFeatures(), f.NumFeatures())
 	}
+	return newRanker(f, m), meta, nil
+}
+
+// newRanker returns the ranker of model m on f's features.
+func newRanker(f Featurizer, m featmodel.Model) *Ranker {
 	r := &Ranker{f: f, model: m}
 	r.scratch.New = func() any { return new(Scratch) }
-	return r, meta, nil
+	return r
 }
 
 // Rank writes the model's score of each move (legal board moves or

@@ -35,6 +35,16 @@ func TestTsumegoTrain(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, `ranker=`) {
 		t.Errorf("solve with two models: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// The searches learn from their proofs with --online, which needs the
+	// model whose priors it corrects.
+	code, stdout, stderr = lifezero(t, "solve", "--json", "--online", "--features-model", out, tiny)
+	if code != 0 || !strings.Contains(stdout, `online=true`) {
+		t.Errorf("solve online: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = lifezero(t, "solve", "--online", tiny)
+	if code != 2 || !strings.Contains(stderr, "--online true: the search learns corrections of a features model's priors, and none is given") {
+		t.Errorf("online without a model: exit %d\n%s", code, stderr)
+	}
 	code, _, stderr = lifezero(t, "solve", "--features-model", out, "--portfolio-features-model", out, tiny)
 	if code == 0 || !strings.Contains(stderr, "--portfolio-features-model") || !strings.Contains(stderr, "portfolio of 2 or more") {
 		t.Errorf("second model without a portfolio: exit %d\n%s", code, stderr)

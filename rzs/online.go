@@ -1,0 +1,66 @@
+package rzs
+
+import "lifezero/game"
+
+// ProofLearner is a MoveRanker that learns during one search from the
+// search's verdicts, so that its later priors follow what the search has
+// proven about the problem's own shapes (Options.Online).
+type ProofLearner interface {
+	MoveRanker
+	// Learn records that in pos, won won for the side to move where the
+	// moves of lost, visited too, did not. It may be called from several
+	// goroutines.
+	Learn(pos *game.Position, won game.Point, lost []game.Point)
+}
+
+// LearnerSource is a MoveRanker that can make a ProofLearner from itself,
+// a fresh one for each search.
+type LearnerSource interface {
+	NewLearner() ProofLearner
+}
+
+// withLearner returns o with, when o.Online and o's evaluator is a Learned
+// whose ranker is a LearnerSource, that ranker replaced by a fresh learner
+// for this search, and the learner (nil otherwise).
+func withLearner(o Options) (Options, ProofLearner) {
+	if !o.Online {
+		return o, nil
+	}
+	l, ok := o.Evaluator.(Learned)
+	if !ok {
+		return o, nil
+	}
+	src, ok := l.Ranker.(LearnerSource)
+	if !ok {
+		return o, nil
+	}
+	learner := src.NewLearner()
+	l.Ranker = learner
+	o.Evaluator = l
+	return o, learner
+}
+
+// learn hands the learner the verdict of a parent that child's proof has
+// just proven for its side to move: at the living side's node proven won
+// (at the killer's proven lost for the living side), child's move won, and
+// the node's other visited children, refuted or not proven, did not. Not
+// proven is no proof that a move fails, but an ordering is all the learner
+// makes of it: the move that gave the quicker proof should come first in
+// positions like this one. A node proven the other way (every move
+// refuted) compares nothing, and neither does one where no other move was
+// visited: the learner is only told where the search had to look further.
+func (s *mcSolver) learn(parent *pathStep, child *pathStep, st Status) {
+	if s.isOR(parent.id) != (st == Win) {
+		return
+	}
+	lost := s.lost[:0]
+	s.tree.visited(parent.id, func(r int32) {
+		if r != child.id && s.status(r) != st {
+			lost = append(lost, s.tree.node(r).move)
+		}
+	})
+	s.lost = lost
+	if len(lost) > 0 {
+		s.learner.Learn(parent.pos, s.tree.node(child.id).move, lost)
+	}
+}
