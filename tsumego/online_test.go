@@ -1,12 +1,9 @@
 package tsumego
 
 import (
-	"context"
 	"testing"
 
-	"lifezero/features"
 	"lifezero/game"
-	"lifezero/internal/testdata"
 )
 
 // TestOnlineRankerLearnsVerdicts trains a small model and checks its
@@ -15,20 +12,7 @@ import (
 // highest did not, it ranks the two the other way round; and one verdict
 // alone (fewer than a fit needs) changes nothing.
 func TestOnlineRankerLearnsVerdicts(t *testing.T) {
-	problems, err := Load(testdata.Path(t, "tsumego", "cho-elementary"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := features.New(features.Config{Pattern3Liberties: true, NoLadders: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := TrainConfig{Folds: 2}
-	tc.BT.MaxIterations = 10
-	model, _, err := Train(context.Background(), problems[:200], set, tc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	problems, set, model, _ := trainSmall(t, 200, 10)
 	r := newRanker(NewFeaturizer(set), model)
 	pos := problems[0].Position
 	moves := Area(pos)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"lifezero/featmodel"
 	"lifezero/features"
 	"lifezero/game"
 	"lifezero/internal/testdata"
@@ -231,20 +232,7 @@ func TestModelPredictsBookMoves(t *testing.T) {
 // and proves two 19x19 problems with it as the solver's prior, each
 // result agreeing with the file's winner.
 func TestSavedRankerGuidesSolver(t *testing.T) {
-	problems, err := Load(testdata.Path(t, "tsumego", "cho-elementary"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := features.New(features.Config{Pattern3Liberties: true, NoLadders: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := TrainConfig{Folds: 2}
-	tc.BT.MaxIterations = 20
-	model, meta, err := Train(context.Background(), problems[:300], set, tc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	problems, set, model, meta := trainSmall(t, 300, 20)
 	dir := t.TempDir()
 	if err := Save(dir, model, set, meta); err != nil {
 		t.Fatal(err)
@@ -293,6 +281,28 @@ func TestSavedRankerGuidesSolver(t *testing.T) {
 		}
 		t.Logf("%s: %v in %d nodes", id, res.Status, res.Nodes)
 	}
+}
+
+// trainSmall trains a model on the first n elementary problems, with at
+// most iterations MM iterations, and returns the problems (all of them),
+// the feature set, the model and its meta.
+func trainSmall(t *testing.T, n, iterations int) ([]Problem, *features.Extractor, featmodel.Model, Meta) {
+	t.Helper()
+	problems, err := Load(testdata.Path(t, "tsumego", "cho-elementary"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.New(features.Config{Pattern3Liberties: true, NoLadders: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := TrainConfig{Folds: 2}
+	tc.BT.MaxIterations = iterations
+	model, meta, err := Train(context.Background(), problems[:n], set, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return problems, set, model, meta
 }
 
 // countingRanker counts a ranker's calls and failures.
