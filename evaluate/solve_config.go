@@ -570,11 +570,16 @@ func (c SolveConfig) Validate() error {
 }
 
 // ValidateModels reports the settings that need a model c has not been
-// given. It is Validate's part for after the models are loaded, which
-// Validate runs before.
+// given. Call it once the models are loaded; Validate runs before.
 func (c SolveConfig) ValidateModels() error {
-	if c.Online && c.Ranker == nil {
+	if !c.Online {
+		return nil
+	}
+	if c.Ranker == nil {
 		return &SolveConfigError{"online", "true: the search learns corrections of a features model's priors, and none is given"}
+	}
+	if _, ok := c.Ranker.(rzs.LearnerSource); !ok {
+		return &SolveConfigError{"online", "true: the features model given cannot learn during a search"}
 	}
 	return nil
 }

@@ -242,12 +242,20 @@ func TestValidateModels(t *testing.T) {
 	}{
 		{SolveConfig{}, ""},
 		{SolveConfig{Ranker: hashRanker{1}}, ""},
-		{SolveConfig{Online: true, Ranker: hashRanker{1}}, ""},
+		{SolveConfig{Online: true, Ranker: learningRanker{hashRanker{1}}}, ""},
 		{SolveConfig{Online: true}, "online"},
+		{SolveConfig{Online: true, Ranker: hashRanker{1}}, "online"}, // a ranker that cannot learn
 	} {
 		checkRefusal(t, tt.cfg, tt.cfg.ValidateModels(), tt.field, "features model")
 	}
 }
+
+// learningRanker is a hashRanker that makes learners which learn nothing.
+type learningRanker struct{ hashRanker }
+
+func (l learningRanker) NewLearner() rzs.ProofLearner { return l }
+
+func (learningRanker) Learn(*game.Position, game.Point, []game.Point) {}
 
 // checkValidate fails the test unless cfg.Validate accepts cfg (field "")
 // or refuses it on field with an error that says msg.

@@ -7,10 +7,12 @@ import "lifezero/game"
 // proven about the problem's own shapes (Options.Online).
 type ProofLearner interface {
 	MoveRanker
-	// Learn records that in pos, won won for the side to move where the
-	// moves of lost, visited too, did not. It may be called from several
-	// goroutines.
-	Learn(pos *game.Position, won game.Point, lost []game.Point)
+	// Learn records that in pos, winner won for the side to move where
+	// the moves of others, visited too, did not. It must not keep pos or
+	// others, which the solver reuses. Within one search the calls come
+	// one at a time (under the tree's lock), while Rank may run beside
+	// them on other threads.
+	Learn(pos *game.Position, winner game.Point, others []game.Point)
 }
 
 // LearnerSource is a MoveRanker that can make a ProofLearner from itself,

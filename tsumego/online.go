@@ -1,7 +1,9 @@
 package tsumego
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -16,9 +18,10 @@ import (
 const (
 	// onlinePrior is the precision of the Gaussian prior that holds each
 	// correction at 0 (the trained model), in units of the fit's
-	// curvature, to which a verdict adds at most 1/4 per feature: a
-	// feature's correction goes half-way to what its verdicts alone
-	// would make it after about 4 x onlinePrior of them.
+	// curvature: where a feature tells a verdict's winner from one other
+	// move at even odds, the verdict adds 1/4 to it, so the correction
+	// goes half-way to what such verdicts alone would make it after about
+	// 4 x onlinePrior of them.
 	onlinePrior = 4.0
 	// onlineNewton is the Newton iterations of one fit.
 	onlineNewton = 3
@@ -41,14 +44,17 @@ const (
 // winner should have ranked above them. It fits a correction of each
 // feature's log-strength to those verdicts (a Bradley-Terry model over the
 // winner and the others, with a Gaussian prior at the trained model) and
-// adds it to the trained model's scores. This is lever 6's online learning during a
-// long solve (Wu et al., NeurIPS 2023) with a feature model in place of the
-// network: the region's own shapes (a first-line hane that lives where the
-// model prefers an atari) are learnt where they were proven, and the
-// search's later priors follow them. It only orders the search.
+// adds it to the trained model's scores. This is online learning during a
+// long solve (Wu et al., NeurIPS 2023; issue 14's lever 6) with a feature
+// model in place of the network: the region's own shapes (a first-line
+// hane that lives where the model prefers an atari) are learnt where they
+// were proven, and the search's later priors follow them. It only orders
+// the search.
 //
 // It is safe for concurrent use: Rank reads the corrections of the last
-// fit without a lock.
+// fit without a lock. Learn fits in the caller's goroutine, so that a
+// search on one thread stays deterministic; the fits' cost is bounded (see
+// onlineFirstFit) but a threaded search waits for them under its lock.
 type OnlineRanker struct {
 	r *Ranker
 	// delta is the last fit's correction by feature id, nil before the
@@ -85,6 +91,9 @@ func (r *Ranker) Online() *OnlineRanker { return &OnlineRanker{r: r} }
 // Rank implements rzs.MoveRanker: the trained model's score plus the
 // learnt corrections of the move's features.
 func (o *OnlineRanker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
+	if len(scores) < len(moves) {
+		return errors.New("tsumego: Rank: scores shorter than moves")
+	}
 	delta := o.delta.Load()
 	if delta == nil {
 		return o.r.Rank(pos, moves, scores)
@@ -114,18 +123,19 @@ func correction(delta []float64, ids []int32) float64 {
 	return c
 }
 
-// Learn implements rzs.ProofLearner: in pos, won won for the side to move
-// where the moves of lost, visited too, did not. Passes are left out (the ranker does not
-// order them: rzs.Learned keeps the base's pass share).
-func (o *OnlineRanker) Learn(pos *game.Position, won game.Point, lost []game.Point) {
-	if won == game.Pass {
+// Learn implements rzs.ProofLearner: in pos, winner won for the side to
+// move where the moves of others, visited too, did not. Passes are left
+// out (the ranker does not order them: rzs.Learned keeps the base's pass
+// share).
+func (o *OnlineRanker) Learn(pos *game.Position, winner game.Point, others []game.Point) {
+	if winner == game.Pass {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.moves = append(o.moves[:0], won)
-	for _, m := range lost {
-		if m != game.Pass && m != won {
+	o.moves = append(o.moves[:0], winner)
+	for _, m := range others {
+		if m != game.Pass && m != winner {
 			o.moves = append(o.moves, m)
 		}
 	}
@@ -133,8 +143,11 @@ func (o *OnlineRanker) Learn(pos *game.Position, won game.Point, lost []game.Poi
 		return
 	}
 	v := verdict{ids: make([][]int32, len(o.moves)), base: make([]float64, len(o.moves))}
+	n := int32(o.r.f.NumFeatures())
 	err := o.r.f.Candidates(pos, o.moves, &o.scratch, func(i int, ids []int32) {
-		v.ids[i] = append([]int32(nil), ids...)
+		// A defensive bound: Candidates gives ids below NumFeatures, and
+		// fit indexes its arrays by them.
+		v.ids[i] = slices.DeleteFunc(slices.Clone(ids), func(f int32) bool { return f < 0 || f >= n })
 		v.base[i] = o.r.model.Score(ids)
 	})
 	if err != nil {
@@ -160,7 +173,10 @@ func (o *OnlineRanker) Learn(pos *game.Position, won game.Point, lost []game.Poi
 // few diagonal Newton steps from the last fit's corrections, and publishes
 // the result. Each verdict's likelihood is the softmax of its candidates'
 // scores at the winner; the gradient of a feature's correction is its count
-// in the winner less its expected count, the curvature its variance.
+// in the winner less its expected count. The curvature taken is
+// p(1-p) summed over the candidates holding the feature, which bounds its
+// true variance from above (a feature every candidate holds has none), so
+// the steps fall short rather than overshoot.
 func (o *OnlineRanker) fit() {
 	delta := make([]float64, o.r.f.NumFeatures())
 	if last := o.delta.Load(); last != nil {
