@@ -233,6 +233,12 @@ func newRanker(f Featurizer, m featmodel.Model) *Ranker {
 // Rank writes the model's score of each move (legal board moves or
 // game.Pass) for pos's side to move into scores.
 func (r *Ranker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
+	return r.rank(pos, moves, scores, nil)
+}
+
+// rank is Rank with each score raised by the sum of delta over the move's
+// feature ids (an OnlineRanker's corrections; nil for none).
+func (r *Ranker) rank(pos *game.Position, moves []game.Point, scores, delta []float64) error {
 	if len(scores) < len(moves) {
 		return errors.New("tsumego: Rank: scores shorter than moves")
 	}
@@ -240,5 +246,8 @@ func (r *Ranker) Rank(pos *game.Position, moves []game.Point, scores []float64) 
 	defer r.scratch.Put(s)
 	return r.f.Candidates(pos, moves, s, func(i int, ids []int32) {
 		scores[i] = r.model.Score(ids)
+		if delta != nil {
+			scores[i] += correction(delta, ids)
+		}
 	})
 }

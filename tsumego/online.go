@@ -1,7 +1,6 @@
 package tsumego
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"sync"
@@ -91,18 +90,11 @@ func (r *Ranker) Online() *OnlineRanker { return &OnlineRanker{r: r} }
 // Rank implements rzs.MoveRanker: the trained model's score plus the
 // learnt corrections of the move's features.
 func (o *OnlineRanker) Rank(pos *game.Position, moves []game.Point, scores []float64) error {
-	if len(scores) < len(moves) {
-		return errors.New("tsumego: Rank: scores shorter than moves")
+	var delta []float64
+	if d := o.delta.Load(); d != nil {
+		delta = *d
 	}
-	delta := o.delta.Load()
-	if delta == nil {
-		return o.r.Rank(pos, moves, scores)
-	}
-	s := o.r.scratch.Get().(*Scratch)
-	defer o.r.scratch.Put(s)
-	return o.r.f.Candidates(pos, moves, s, func(i int, ids []int32) {
-		scores[i] = o.r.model.Score(ids) + correction(*delta, ids)
-	})
+	return o.r.rank(pos, moves, scores, delta)
 }
 
 // Stats returns the verdicts learnt and the fits made.

@@ -84,7 +84,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 			return nil, fmt.Errorf("--portfolio-features-model: %w", err)
 		}
 	}
-	if err := modelParamError(f.cfg.ValidateModels()); err != nil {
+	if err := paramError(f.cfg.ValidateModels()); err != nil {
 		return nil, flagError(err)
 	}
 	f.paths = paths

@@ -131,13 +131,20 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 		}
 		cfg.Timeout = d
 	}
-	var ce *evaluate.SolveConfigError
-	if err := cfg.Validate(); errors.As(err, &ce) {
-		return cfg, &pipelines.ParamError{Key: ce.Field, Msg: ce.Msg}
-	} else if err != nil {
+	if err := paramError(cfg.Validate()); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// paramError turns a SolveConfig check's *evaluate.SolveConfigError into
+// the ParamError of its param; other errors pass as they are.
+func paramError(err error) error {
+	var ce *evaluate.SolveConfigError
+	if errors.As(err, &ce) {
+		return &pipelines.ParamError{Key: ce.Field, Msg: ce.Msg}
+	}
+	return err
 }
 
 // bindFlags registers a flag for every option on fs (optflags.Bind), with

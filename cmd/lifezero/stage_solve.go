@@ -63,7 +63,7 @@ func runSolve(ctx context.Context, env *pipelines.Env) error {
 		}
 		env.Log.Info("priors from a tsumego model", "model", in.Stage, "as", role)
 	}
-	if err := modelParamError(cfg.ValidateModels()); err != nil {
+	if err := paramError(cfg.ValidateModels()); err != nil {
 		return err
 	}
 	if netIn != nil {
@@ -149,16 +149,6 @@ func loadSolveNet(cfg *evaluate.SolveConfig, file, modeName string) error {
 	}
 	cfg.Net, cfg.NetCheck, cfg.NetName = ev, ev.Check, "net-"+mode.String()
 	return nil
-}
-
-// modelParamError turns SolveConfig.ValidateModels' error into the
-// ParamError of its param.
-func modelParamError(err error) error {
-	var ce *evaluate.SolveConfigError
-	if errors.As(err, &ce) {
-		return &pipelines.ParamError{Key: ce.Field, Msg: ce.Msg}
-	}
-	return err
 }
 
 // loadSolveRanker sets cfg to reweight its move priors by the tsumego
