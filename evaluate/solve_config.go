@@ -293,6 +293,11 @@ type SolveConfig struct {
 	// features model (Ranker) from its own proofs as it goes. It needs a
 	// features model.
 	Online bool
+	// OnlineShare, with Online in a portfolio, gives the members that
+	// rank by the same model one learner (rzs.Options.Learner) instead of
+	// one each, so that every member's priors follow what any member has
+	// proven. The members' results then depend on their timing.
+	OnlineShare bool
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -550,6 +555,10 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: a portfolio's members evaluate one leaf at a time", c.Batch)}
 	case c.Online && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"online", "true: only the mcts form learns during its search"}
+	case c.OnlineShare && !c.Online:
+		return &SolveConfigError{"online_share", "true: shares online's learner among a portfolio's members, and online is off"}
+	case c.OnlineShare && c.Portfolio < 2:
+		return &SolveConfigError{"online_share", fmt.Sprintf("true: shares online's learner among a portfolio's members, and needs a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:

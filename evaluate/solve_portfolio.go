@@ -80,9 +80,21 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 		return nil, err
 	}
 	members := make([]rzs.Options, c.Portfolio)
+	var learners [2]rzs.ProofLearner // by model (memberModel)
 	for k := range members {
 		members[k] = settings[c.memberSetting(k)]
-		members[k].Evaluator = withRanker(c.memberBase(k), c.memberRanker(k))
+		ranker := c.memberRanker(k)
+		members[k].Evaluator = withRanker(c.memberBase(k), ranker)
+		if src, ok := ranker.(rzs.LearnerSource); ok && c.OnlineShare {
+			// One learner per model: a learner ranks in its model's
+			// place, so members of two models (PortfolioRanker) share
+			// with their own model's members only.
+			m := c.memberModel(k)
+			if learners[m] == nil {
+				learners[m] = src.NewLearner()
+			}
+			members[k].Learner = learners[m]
+		}
 	}
 	return members, nil
 }
@@ -109,10 +121,19 @@ func (c SolveConfig) memberBase(k int) rzs.Evaluator {
 // memberRanker is member k's model: the second one at odd members when two
 // alternate (PortfolioRanker), else the first.
 func (c SolveConfig) memberRanker(k int) rzs.MoveRanker {
-	if k%2 == 1 && c.PortfolioRanker != nil {
+	if c.memberModel(k) == 1 {
 		return c.PortfolioRanker
 	}
 	return c.Ranker
+}
+
+// memberModel is 1 when member k ranks by the second model
+// (PortfolioRanker, at odd members), else 0.
+func (c SolveConfig) memberModel(k int) int {
+	if k%2 == 1 && c.PortfolioRanker != nil {
+		return 1
+	}
+	return 0
 }
 
 // memberEvaluatorName names member k's built-in evaluator: Evaluator for
@@ -153,6 +174,9 @@ func searchSettings(algo string, o rzs.Options) string {
 	}
 	if o.Online {
 		s += " online=true"
+	}
+	if o.Learner != nil {
+		s += " online_share=true"
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,3 +199,61 @@ func TestPortfolioEvaluator(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlineShareLearner: with online_share the members that rank by one
+// model get one learner made from it, the members of a second model
+// another; without it each member is left to make its own (no Learner),
+// and only members of a learning model share.
+func TestOnlineShareLearner(t *testing.T) {
+	first, second := &madeLearners{hashRanker: hashRanker{1}}, &madeLearners{hashRanker: hashRanker{2}}
+	for _, tc := range []struct {
+		name string
+		cfg  SolveConfig
+		want []int // the learner each member is given, by the order made; -1 none
+	}{
+		{"own learners", SolveConfig{Portfolio: 4, Online: true, Ranker: first}, []int{-1, -1, -1, -1}},
+		{"shared", SolveConfig{Portfolio: 4, Online: true, OnlineShare: true, Ranker: first}, []int{0, 0, 0, 0}},
+		{"two models", SolveConfig{Portfolio: 4, Online: true, OnlineShare: true, Ranker: first, PortfolioRanker: second}, []int{0, 1, 0, 1}},
+		{"a second model that cannot learn", SolveConfig{Portfolio: 4, Online: true, OnlineShare: true, Ranker: first, PortfolioRanker: hashRanker{2}}, []int{0, -1, 0, -1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg.withDefaults()
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			members, err := cfg.portfolioMembers(cfg.options())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var made []rzs.ProofLearner
+			for k, m := range members {
+				got := slices.Index(made, m.Learner)
+				if m.Learner != nil && got < 0 {
+					made, got = append(made, m.Learner), len(made)
+				}
+				if got != tc.want[k] {
+					t.Errorf("member %d has learner %d, want %d", k, got, tc.want[k])
+				}
+				if l, ok := m.Learner.(*madeLearner); ok && l.from != cfg.memberRanker(k) {
+					t.Errorf("member %d ranks by %v with a learner of %v", k, cfg.memberRanker(k), l.from)
+				}
+				if got := strings.Contains(searchSettings(AlgoMCTS, m), "online_share=true"); got != (tc.want[k] >= 0) {
+					t.Errorf("member %d's settings %q, want online_share recorded: %t", k, searchSettings(AlgoMCTS, m), tc.want[k] >= 0)
+				}
+			}
+		})
+	}
+}
+
+// madeLearners is a hashRanker that makes a new learner each time, one
+// that learns nothing and remembers the model it was made from.
+type madeLearners struct{ hashRanker }
+
+func (m *madeLearners) NewLearner() rzs.ProofLearner { return &madeLearner{m.hashRanker, m} }
+
+type madeLearner struct {
+	hashRanker
+	from rzs.MoveRanker
+}
+
+func (*madeLearner) Learn(*game.Position, game.Point, []game.Point) {}

@@ -228,6 +228,9 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Portfolio: 2, PortfolioEvaluator: "net"}, "portfolio_evaluator"},
 		{SolveConfig{Online: true}, ""}, // the model is checked once loaded: TestValidateModels
 		{SolveConfig{Online: true, Algo: AlgoDFPN}, "online"},
+		{SolveConfig{Online: true, OnlineShare: true, Portfolio: 2}, ""},
+		{SolveConfig{OnlineShare: true, Portfolio: 2}, "online_share"}, // online is off
+		{SolveConfig{Online: true, OnlineShare: true}, "online_share"}, // no portfolio
 	} {
 		checkValidate(t, tt.cfg, tt.field, "")
 	}

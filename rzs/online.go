@@ -2,28 +2,30 @@ package rzs
 
 import "lifezero/game"
 
-// ProofLearner is a MoveRanker that learns during one search from the
+// ProofLearner is a MoveRanker that learns during a search from the
 // search's verdicts, so that its later priors follow what the search has
-// proven about the problem's own shapes (Options.Online).
+// proven about the problem's own shapes (Options.Online); one that
+// several searches share (Options.Learner) learns from all of them.
 type ProofLearner interface {
 	MoveRanker
 	// Learn records that in pos, winner won for the side to move where
 	// the moves of others, visited too, did not. It must not keep pos or
 	// others, which the solver reuses. Within one search the calls come
 	// one at a time (under the tree's lock), while Rank may run beside
-	// them on other threads.
+	// them on other threads; a learner that several searches share
+	// (Options.Learner) has their calls at once.
 	Learn(pos *game.Position, winner game.Point, others []game.Point)
 }
 
-// LearnerSource is a MoveRanker that can make a ProofLearner from itself,
-// a fresh one for each search.
+// LearnerSource is a MoveRanker that can make a ProofLearner from itself:
+// a fresh one for each search, unless the searches are given one to share.
 type LearnerSource interface {
 	NewLearner() ProofLearner
 }
 
 // withLearner returns o with, when o.Online and o's evaluator is a Learned
-// whose ranker is a LearnerSource, that ranker replaced by a fresh learner
-// for this search, and the learner (nil otherwise).
+// whose ranker is a LearnerSource, that ranker replaced by o.Learner or
+// else a fresh learner for this search, and the learner (nil otherwise).
 func withLearner(o Options) (Options, ProofLearner) {
 	if !o.Online {
 		return o, nil
@@ -36,7 +38,10 @@ func withLearner(o Options) (Options, ProofLearner) {
 	if !ok {
 		return o, nil
 	}
-	learner := src.NewLearner()
+	learner := o.Learner
+	if learner == nil {
+		learner = src.NewLearner()
+	}
 	l.Ranker = learner
 	o.Evaluator = l
 	return o, learner

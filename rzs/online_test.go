@@ -65,10 +65,11 @@ func (l *pointLearner) Learn(pos *game.Position, winner game.Point, others []gam
 
 // TestOnlineLearnerIsFedVerdicts checks the plumbing of Options.Online on
 // the 19x19 problems: each search (each portfolio member too) gets a fresh
-// learner only when asked and ranks with it instead of the ranker it came
+// learner only when asked, or else the one it is given (Options.Learner,
+// one for all members), and ranks with it instead of the ranker it came
 // from, the learner hears verdicts (from two threads too), and the result
-// agrees with the file's winner. The soundness form mcts-online checks it
-// against the exhaustive solver.
+// agrees with the file's winner. The soundness forms mcts-online and
+// mcts-portfolio-online-shared check it against the exhaustive solver.
 func TestOnlineLearnerIsFedVerdicts(t *testing.T) {
 	pr := sharedProblem(t, "cho19-dev", "027")
 	for _, c := range []struct {
@@ -76,15 +77,21 @@ func TestOnlineLearnerIsFedVerdicts(t *testing.T) {
 		online  bool
 		members int
 		threads int
+		shared  bool
 	}{
-		{"off", false, 1, 1},
-		{"on", true, 1, 1},
-		{"threads", true, 1, 2},
-		{"portfolio", true, 3, 1},
+		{"off", false, 1, 1, false},
+		{"on", true, 1, 1, false},
+		{"threads", true, 1, 2, false},
+		{"portfolio", true, 3, 1, false},
+		{"portfolio-shared", true, 3, 1, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := &pointLearners{}
 			opts := Options{Budget: 300000, Evaluator: Learned{Base: LDB(), Ranker: src}, Online: c.online, Safety: true, DepthDiscount: 0.9, Threads: c.threads}
+			learners := int64(c.members)
+			if c.shared {
+				opts.Learner, learners = src.NewLearner(), 1
+			}
 			var res Result
 			if c.members > 1 {
 				res = solvePortfolioOf(c.members)(context.Background(), pr, opts)
@@ -102,8 +109,8 @@ func TestOnlineLearnerIsFedVerdicts(t *testing.T) {
 			switch {
 			case !c.online && (made != 0 || verdicts != 0 || ranked == 0):
 				t.Errorf("off: %d learners made, %d verdicts, %d rankings", made, verdicts, ranked)
-			case c.online && made != int64(c.members):
-				t.Errorf("%d learners made for %d searches", made, c.members)
+			case c.online && made != learners:
+				t.Errorf("%d learners made for %d searches, want %d", made, c.members, learners)
 			case c.online && verdicts == 0:
 				t.Errorf("no verdict learnt in %d nodes", res.Nodes)
 			case c.online && (ranked != 0 || learnerRanked == 0):

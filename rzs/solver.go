@@ -89,11 +89,18 @@ type Options struct {
 	ProofBonus float64
 	// Online makes the search learn from its own proofs as it goes: when
 	// the evaluator is a Learned whose ranker is a LearnerSource, the
-	// search ranks with a fresh ProofLearner of it, told at every node it
-	// proves won for the side to move which move won and which others it
-	// had visited there without a win (see learn). It only orders the
-	// search.
+	// search ranks with a ProofLearner of it (Learner, or a fresh one),
+	// told at every node it proves won for the side to move which move
+	// won and which others it had visited there without a win (see
+	// learn). It only orders the search.
 	Online bool
+	// Learner, with Online, is the learner the search ranks with and
+	// learns into instead of a fresh one: searches given the same one (a
+	// portfolio's members) learn from each other's proofs, and each one's
+	// order then depends on the others' timing. It must be made from the
+	// ranker of the search's Learned evaluator (its NewLearner), since it
+	// ranks in that ranker's place. Nil: a fresh one per search.
+	Learner ProofLearner
 }
 
 func (o *Options) defaults(pr *game.Problem) {

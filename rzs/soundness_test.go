@@ -20,10 +20,15 @@ func TestAgreesWithReference(t *testing.T) {
 		want = 100
 	}
 	compared, unknown, skipped := 0, 0, 0
-	var wins, spent [24]int
-	var took [24]time.Duration
+	var wins, spent [32]int
+	var took [32]time.Duration
 	batched := &batchRecorder{Evaluator: LDB()}
 	learners := &pointLearners{}
+	// One learner that every problem's portfolio members share, made from
+	// the ranker they search with: what it learns orders the search only,
+	// so even lessons from other problems must leave every proof sound.
+	sharedSrc := &pointLearners{}
+	shared := sharedSrc.NewLearner()
 	for tries := 0; compared < want && tries < 10*want; tries++ {
 		pr := randomProblem(rng, 10)
 		ref, err := NewReference(pr, 200_000).Solve(pr.StartPosition(), pr.Crucial)
@@ -61,6 +66,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},
 			{"mcts-ldb-proofbonus", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true, ProofBonus: 1}},
 			{"mcts-online", Solve, Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: learners, Weight: 3}, Online: true, Safety: true}},
+			{"mcts-portfolio-online-shared", solvePortfolioOf(3), Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: sharedSrc, Weight: 3}, Online: true, Learner: shared, DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}},
 		} {
 			began := time.Now()
 			res := form.solve(context.Background(), pr, form.opts)
@@ -88,6 +94,9 @@ func TestAgreesWithReference(t *testing.T) {
 	}
 	if learners.verdicts.Load() == 0 {
 		t.Errorf("the online form learnt no verdict in %d searches", learners.made.Load())
+	}
+	if made, verdicts := sharedSrc.made.Load(), sharedSrc.verdicts.Load(); made != 1 || verdicts == 0 {
+		t.Errorf("the shared online form made %d learners (want the one it was given) and learnt %d verdicts", made, verdicts)
 	}
 	if batched.most < 2 {
 		t.Errorf("the batch form's evaluator got at most %d leaves at once, want more than one", batched.most)

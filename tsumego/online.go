@@ -37,8 +37,9 @@ const (
 	onlineFirstFit = 32
 )
 
-// OnlineRanker is a Ranker that learns during one search from the search's
-// own verdicts (rzs.ProofLearner): where the search proved that a move wins
+// OnlineRanker is a Ranker that learns during a search from the search's
+// own verdicts (rzs.ProofLearner), or from those of the searches that
+// share it (a portfolio's members, rzs.Options.Learner): where the search proved that a move wins
 // for the side to move and other moves it visited there had not won, the
 // winner should have ranked above them. It fits a correction of each
 // feature's log-strength to those verdicts (a Bradley-Terry model over the
@@ -53,7 +54,9 @@ const (
 // It is safe for concurrent use: Rank reads the corrections of the last
 // fit without a lock. Learn fits in the caller's goroutine, so that a
 // search on one thread stays deterministic; the fits' cost is bounded (see
-// onlineFirstFit) but a threaded search waits for them under its lock.
+// onlineFirstFit) but a threaded search waits for them under its lock,
+// and searches that share the learner wait for each other's. Shared, the
+// verdicts kept and the fits' schedule count every search's verdicts.
 type OnlineRanker struct {
 	r *Ranker
 	// delta is the last fit's correction by feature id, nil before the
@@ -80,7 +83,7 @@ type verdict struct {
 var _ rzs.LearnerSource = (*Ranker)(nil)
 
 // NewLearner implements rzs.LearnerSource: a fresh OnlineRanker on r, for
-// one search.
+// one search or for the searches that share it.
 func (r *Ranker) NewLearner() rzs.ProofLearner { return r.Online() }
 
 // Online returns an OnlineRanker on r with no verdicts yet: until its first

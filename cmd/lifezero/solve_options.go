@@ -49,6 +49,7 @@ type solveOptions struct {
 	ProofBonus      float64  `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
 	Safety          bool     `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	Online          bool     `yaml:"online" json:",omitempty" help:"the mcts form learns from its own proofs as it goes: where a move won after the moves tried first had lost, the features model's priors of later nodes are corrected towards it (needs a features model)"`
+	OnlineShare     bool     `yaml:"online_share" json:",omitempty" help:"with online in a portfolio: the members learn into one learner, so each member's priors follow what any of them has proven (results then depend on the members' timing)"`
 	MaxMemory       string   `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
 
@@ -84,7 +85,7 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
 		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount,
-		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online}
+		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online, OnlineShare: o.OnlineShare}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {
