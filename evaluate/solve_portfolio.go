@@ -85,7 +85,7 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 		members[k] = settings[c.memberSetting(k)]
 		ranker := c.memberRanker(k)
 		members[k].Evaluator = withRanker(c.memberBase(k), ranker)
-		if src, ok := ranker.(rzs.LearnerSource); ok && c.OnlineShare {
+		if src, ok := ranker.(rzs.LearnerSource); c.OnlineShare && ok {
 			// One learner per model: a learner ranks in its model's
 			// place, so members of two models (PortfolioRanker) share
 			// with their own model's members only.

@@ -244,16 +244,3 @@ func TestOnlineShareLearner(t *testing.T) {
 		})
 	}
 }
-
-// madeLearners is a hashRanker that makes a new learner each time, one
-// that learns nothing and remembers the model it was made from.
-type madeLearners struct{ hashRanker }
-
-func (m *madeLearners) NewLearner() rzs.ProofLearner { return &madeLearner{m.hashRanker, m} }
-
-type madeLearner struct {
-	hashRanker
-	from rzs.MoveRanker
-}
-
-func (*madeLearner) Learn(*game.Position, game.Point, []game.Point) {}

@@ -245,7 +245,7 @@ func TestValidateModels(t *testing.T) {
 	}{
 		{SolveConfig{}, ""},
 		{SolveConfig{Ranker: hashRanker{1}}, ""},
-		{SolveConfig{Online: true, Ranker: learningRanker{hashRanker{1}}}, ""},
+		{SolveConfig{Online: true, Ranker: &madeLearners{hashRanker: hashRanker{1}}}, ""},
 		{SolveConfig{Online: true}, "online"},
 		{SolveConfig{Online: true, Ranker: hashRanker{1}}, "online"}, // a ranker that cannot learn
 	} {
@@ -253,12 +253,18 @@ func TestValidateModels(t *testing.T) {
 	}
 }
 
-// learningRanker is a hashRanker that makes learners which learn nothing.
-type learningRanker struct{ hashRanker }
+// madeLearners is a hashRanker that makes a new learner each time, one
+// that learns nothing and remembers the model it was made from.
+type madeLearners struct{ hashRanker }
 
-func (l learningRanker) NewLearner() rzs.ProofLearner { return l }
+func (m *madeLearners) NewLearner() rzs.ProofLearner { return &madeLearner{m.hashRanker, m} }
 
-func (learningRanker) Learn(*game.Position, game.Point, []game.Point) {}
+type madeLearner struct {
+	hashRanker
+	from rzs.MoveRanker
+}
+
+func (*madeLearner) Learn(*game.Position, game.Point, []game.Point) {}
 
 // checkValidate fails the test unless cfg.Validate accepts cfg (field "")
 // or refuses it on field with an error that says msg.

@@ -39,9 +39,9 @@ const (
 
 // OnlineRanker is a Ranker that learns during a search from the search's
 // own verdicts (rzs.ProofLearner), or from those of the searches that
-// share it (a portfolio's members, rzs.Options.Learner): where the search proved that a move wins
-// for the side to move and other moves it visited there had not won, the
-// winner should have ranked above them. It fits a correction of each
+// share it (a portfolio's members, rzs.Options.Learner): where the search
+// proved that a move wins for the side to move and other moves it visited
+// there had not won, the winner should have ranked above them. It fits a correction of each
 // feature's log-strength to those verdicts (a Bradley-Terry model over the
 // winner and the others, with a Gaussian prior at the trained model) and
 // adds it to the trained model's scores. This is online learning during a
