@@ -298,6 +298,16 @@ type SolveConfig struct {
 	// one each, so that every member's priors follow what any member has
 	// proven. The members' results then depend on their timing.
 	OnlineShare bool
+	// OnlineMember makes a portfolio's last member a twin of the first
+	// that learns as it searches (rzs.Options.Online), in the place of a
+	// member with settings of its own: the others keep the priors of the
+	// model as it was trained. Online learning proves some problems far
+	// sooner and loses others when every member learns, the members
+	// growing alike (docs/results/tsumego.md, session 32); one learner
+	// beside members that do not learn keeps the portfolio's diversity.
+	// It needs a features model that can learn, and one model
+	// (PortfolioRanker pairs the members by model).
+	OnlineMember bool
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
 	// 0 means rzs.DefaultMaxMemory(Workers), a share of physical memory,
 	// and a negative value no bound.
@@ -344,7 +354,7 @@ func (c SolveConfig) withDefaults() SolveConfig {
 	if c.MaxMemory == 0 {
 		c.MaxMemory = rzs.DefaultMaxMemory(c.Workers)
 	}
-	if c.PortfolioEvaluator == "" && c.Portfolio > 1 && c.Net == nil && c.PortfolioRanker == nil && c.Evaluator == EvaluatorLDB {
+	if c.PortfolioEvaluator == "" && c.settingMembers() > 1 && c.Net == nil && c.PortfolioRanker == nil && c.Evaluator == EvaluatorLDB {
 		// After the settings' defaults: the members' evaluators follow
 		// their settings.
 		c.PortfolioEvaluator = c.defaultMemberEvaluators()
@@ -406,6 +416,21 @@ func (c SolveConfig) recordedEvaluator() string {
 	return ev + "+" + name
 }
 
+// recordedSearch is what a result records as its search's settings
+// (SolveRow.Search): the settings of the one search, or of a portfolio's
+// first member, with the portfolio's sharing of a learner or its learning
+// twin, which the first member's options do not show.
+func (c SolveConfig) recordedSearch() string {
+	s := searchSettings(c.Algo, c.options())
+	if c.OnlineShare {
+		s += " online_share=true"
+	}
+	if c.OnlineMember {
+		s += " online_member=true"
+	}
+	return s
+}
+
 // EvaluatorNames lists the built-in evaluators' names.
 func EvaluatorNames() []string {
 	return []string{EvaluatorHeuristic, EvaluatorUniform, EvaluatorLD, EvaluatorLDNoEyes, EvaluatorLDNoPass,
@@ -451,7 +476,7 @@ func builtinEvaluator(name string) rzs.Evaluator {
 // the member that drops the discount is member 2. c's settings have their
 // defaults filled in.
 func (c SolveConfig) defaultMemberEvaluators() string {
-	members, err := rzs.PortfolioMembers(c.options(), c.Portfolio)
+	members, err := rzs.PortfolioMembers(c.options(), c.settingMembers())
 	if err != nil {
 		return DefaultPortfolioEvaluator // Validate names the error
 	}
@@ -469,11 +494,12 @@ func (c SolveConfig) defaultMemberEvaluators() string {
 }
 
 // memberEvaluatorNames is PortfolioEvaluator as the names of the members
-// after the first: its list, or its one name for each of them.
+// after the first that search with settings of their own (not
+// OnlineMember's twin): its list, or its one name for each of them.
 func (c SolveConfig) memberEvaluatorNames() []string {
 	names := strings.Split(c.PortfolioEvaluator, ",")
 	if len(names) == 1 {
-		return slices.Repeat(names, max(c.Portfolio-1, 1))
+		return slices.Repeat(names, max(c.settingMembers()-1, 1))
 	}
 	return names
 }
@@ -482,9 +508,9 @@ func (c SolveConfig) memberEvaluatorNames() []string {
 // when it is one built-in evaluator or a list of one per member after the
 // first.
 func (c SolveConfig) portfolioEvaluatorsError() string {
-	names := c.memberEvaluatorNames()
-	if len(names) != c.Portfolio-1 {
-		return fmt.Sprintf("%d names for a portfolio of %d: want one for every member after the first, or %d, one each", len(names), c.Portfolio, c.Portfolio-1)
+	names, want := c.memberEvaluatorNames(), c.settingMembers()-1
+	if len(names) != want {
+		return fmt.Sprintf("%d names for a portfolio of %d%s: want one for every member after the first, or %d, one each", len(names), c.Portfolio, c.twinNote(), want)
 	}
 	for _, name := range names {
 		if name == "" || builtinEvaluator(name) == nil {
@@ -544,9 +570,9 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"portfolio_share", fmt.Sprintf("needs a portfolio of 2 or more members (portfolio is %d)", c.Portfolio)}
 	case c.PortfolioShare && c.RZT == RZTNone:
 		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
-	case c.PortfolioEvaluator != "" && (c.Portfolio < 2 || c.Net != nil):
-		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: names the evaluator of a portfolio's members after the first, and needs a portfolio of 2 or more (portfolio is %d) and no network",
-			c.PortfolioEvaluator, c.Portfolio)}
+	case c.PortfolioEvaluator != "" && (c.settingMembers() < 2 || c.Net != nil):
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: names the evaluator of a portfolio's members after the first, and needs a portfolio of 2 or more (portfolio is %d%s) and no network",
+			c.PortfolioEvaluator, c.Portfolio, c.twinNote())}
 	case evaluatorsErr != "":
 		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: %s", c.PortfolioEvaluator, evaluatorsErr)}
 	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
@@ -559,6 +585,12 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"online_share", "true: shares online's learner among a portfolio's members, and online is off"}
 	case c.OnlineShare && c.Portfolio < 2:
 		return &SolveConfigError{"online_share", fmt.Sprintf("true: shares online's learner among a portfolio's members, and needs a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
+	case c.OnlineMember && c.Online:
+		return &SolveConfigError{"online_member", "true: makes one member of a portfolio learn, and online makes them all learn"}
+	case c.OnlineMember && c.Portfolio < 2:
+		return &SolveConfigError{"online_member", fmt.Sprintf("true: makes a portfolio's last member learn, and needs a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
+	case c.OnlineMember && c.PortfolioRanker != nil:
+		return &SolveConfigError{"online_member", "true: the learning member is the first's twin, and a second model pairs the members by model"}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
@@ -581,14 +613,18 @@ func (c SolveConfig) Validate() error {
 // ValidateModels reports the settings that need a model c has not been
 // given. Call it once the models are loaded; Validate runs before.
 func (c SolveConfig) ValidateModels() error {
-	if !c.Online {
+	field := "online"
+	switch {
+	case c.OnlineMember:
+		field = "online_member"
+	case !c.Online:
 		return nil
 	}
 	if c.Ranker == nil {
-		return &SolveConfigError{"online", "true: the search learns corrections of a features model's priors, and none is given"}
+		return &SolveConfigError{field, "true: the search learns corrections of a features model's priors, and none is given"}
 	}
 	if _, ok := c.Ranker.(rzs.LearnerSource); !ok {
-		return &SolveConfigError{"online", "true: the features model given cannot learn during a search"}
+		return &SolveConfigError{field, "true: the features model given cannot learn during a search"}
 	}
 	return nil
 }
@@ -639,5 +675,29 @@ func (c SolveConfig) portfolioSettings() int {
 	if c.PortfolioRanker != nil {
 		return (c.Portfolio + 1) / 2
 	}
+	return c.settingMembers()
+}
+
+// settingMembers is how many of the portfolio's members search with
+// settings of their own: all but OnlineMember's twin of the first.
+func (c SolveConfig) settingMembers() int {
+	if c.OnlineMember {
+		return c.Portfolio - 1
+	}
 	return c.Portfolio
+}
+
+// twinNote is what an error about the portfolio's members says of
+// OnlineMember's twin, which searches with the first member's evaluator.
+func (c SolveConfig) twinNote() string {
+	if c.OnlineMember {
+		return ", the last of them online_member's twin of the first, which searches with the first's evaluator"
+	}
+	return ""
+}
+
+// isOnlineMember reports whether member k is OnlineMember's learning twin
+// of the first.
+func (c SolveConfig) isOnlineMember(k int) bool {
+	return c.OnlineMember && k == c.Portfolio-1
 }

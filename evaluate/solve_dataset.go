@@ -108,7 +108,7 @@ func SolveRowOf(task SolveTask, res rzs.Result, cfg SolveConfig) SolveRow {
 		Result: res.Status.String(), FirstMove: moveString(pos, res.FirstMove), Answer: moveString(pos, pr.Answer),
 		Nodes: int64(res.Nodes), Seconds: res.Seconds, TTHits: int64(res.TTHits), TableHits: int64(res.TableHits),
 		Aborted: res.Aborted, Reason: res.Reason, Algo: cfg.Algo, RZ: !cfg.NoRZ, TT: !cfg.NoTT, Budget: int64(cfg.Budget),
-		Search: searchSettings(cfg.Algo, cfg.options()), Evaluator: cfg.recordedEvaluator(), PaperNodes: encodeCounts(pr.PaperNodes), RZTPaper: encodeCounts(pr.RZTPaper),
+		Search: cfg.recordedSearch(), Evaluator: cfg.recordedEvaluator(), PaperNodes: encodeCounts(pr.PaperNodes), RZTPaper: encodeCounts(pr.RZTPaper),
 	}
 	if res.Status == rzs.Win {
 		r.RZSize = int32(res.Zone.Len())

@@ -73,7 +73,8 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 // model (PortfolioRanker), those settings in pairs, the pair's odd member
 // reweighting its priors by the second model; with a second evaluator
 // (PortfolioEvaluator), the members after the first search with it (or
-// each with its own, from a list).
+// each with its own, from a list); with OnlineMember, the last is the
+// first's twin and learns.
 func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	settings, err := rzs.PortfolioMembers(base, c.portfolioSettings())
 	if err != nil {
@@ -82,6 +83,11 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	members := make([]rzs.Options, c.Portfolio)
 	var learners [2]rzs.ProofLearner // by model (memberModel)
 	for k := range members {
+		if c.isOnlineMember(k) {
+			members[k] = members[0]
+			members[k].Online = true
+			continue
+		}
 		members[k] = settings[c.memberSetting(k)]
 		ranker := c.memberRanker(k)
 		members[k].Evaluator = withRanker(c.memberBase(k), ranker)
@@ -137,9 +143,10 @@ func (c SolveConfig) memberModel(k int) int {
 }
 
 // memberEvaluatorName names member k's built-in evaluator: Evaluator for
-// member 0; after it, its name in PortfolioEvaluator.
+// member 0 and its learning twin (OnlineMember); else its name in
+// PortfolioEvaluator.
 func (c SolveConfig) memberEvaluatorName(k int) string {
-	if k == 0 || c.PortfolioEvaluator == "" {
+	if k == 0 || c.PortfolioEvaluator == "" || c.isOnlineMember(k) {
 		return c.Evaluator
 	}
 	return c.memberEvaluatorNames()[k-1]

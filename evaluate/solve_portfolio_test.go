@@ -159,6 +159,14 @@ func TestPortfolioEvaluator(t *testing.T) {
 			undiscounted, func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
 		{"a list, two models", SolveConfig{Portfolio: 4, PortfolioEvaluator: "ldb-nakade,ldb-noshapes,ld", Ranker: first, PortfolioRanker: second, RankerName: "m", PortfolioRankerName: "n"},
 			[]string{EvaluatorLDB, EvaluatorLDBNakade, EvaluatorLDBNoShapes, EvaluatorLD}, alternate, "ldb/ldb-nakade,ldb-noshapes,ld+m/n"},
+		// The learning twin of the first member searches as the first
+		// does, and the others are the four members' defaults.
+		{"an online member, five members", SolveConfig{Portfolio: 5, OnlineMember: true, Ranker: first, RankerName: "m"},
+			append(slices.Clone(undiscounted), EvaluatorLDB), func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
+		{"an online member, two members", SolveConfig{Portfolio: 2, OnlineMember: true, Ranker: first, RankerName: "m"},
+			[]string{EvaluatorLDB, EvaluatorLDB}, func(int) rzs.MoveRanker { return first }, "ldb+m"},
+		{"an online member, a list", SolveConfig{Portfolio: 3, OnlineMember: true, PortfolioEvaluator: "ldb-nakade", Ranker: first, RankerName: "m"},
+			[]string{EvaluatorLDB, EvaluatorLDBNakade, EvaluatorLDB}, func(int) rzs.MoveRanker { return first }, "ldb/ldb-nakade+m"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg.withDefaults()
@@ -188,6 +196,13 @@ func TestPortfolioEvaluator(t *testing.T) {
 				j := k
 				if cfg.PortfolioRanker != nil {
 					j = k / 2
+				}
+				twin := tc.cfg.OnlineMember && k == len(members)-1
+				if twin {
+					j = 0
+				}
+				if m.Online != twin {
+					t.Errorf("member %d learns online: %t, want %t", k, m.Online, twin)
 				}
 				if memberSettings(m) != memberSettings(settings[j]) {
 					t.Errorf("member %d has settings %v, want setting %d's %v", k, memberSettings(m), j, memberSettings(settings[j]))

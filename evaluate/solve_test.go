@@ -128,6 +128,7 @@ func TestSolveProblems(t *testing.T) {
 // both.
 func TestSolveRowRecordsSearch(t *testing.T) {
 	tasks := solveTestTasks(t)[:1]
+	learning := &madeLearners{hashRanker: hashRanker{1}}
 	for _, tt := range []struct {
 		cfg  SolveConfig
 		want string
@@ -142,6 +143,10 @@ func TestSolveRowRecordsSearch(t *testing.T) {
 		{SolveConfig{Evaluator: EvaluatorLDB, FPUReduction: -1, ProofBonus: -1}, "depth_discount=0.9 fpu_reduction=0 safety=true"},
 		{SolveConfig{FPUReduction: 0.5, ProofBonus: 0.2, DepthDiscount: 1, NoSafety: true}, "depth_discount=1 fpu_reduction=0.5 safety=false proof_bonus=0.2"},
 		{SolveConfig{Algo: AlgoDFPN, FPUReduction: -1}, "safety=true"},
+		// What a portfolio's learning adds to its first member's settings.
+		{SolveConfig{Portfolio: 2, Online: true, Ranker: learning}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1 online=true"},
+		{SolveConfig{Portfolio: 2, Online: true, OnlineShare: true, Ranker: learning}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1 online=true online_share=true"},
+		{SolveConfig{Portfolio: 2, OnlineMember: true, Ranker: learning}, "depth_discount=0.9 fpu_reduction=0.3 safety=true proof_bonus=0.1 online_member=true"},
 	} {
 		tt.cfg.Budget = 200
 		if o := tt.cfg.SolverOptions(); (tt.cfg.FPUReduction < 0 && o.FPUReduction != 0) || (tt.cfg.ProofBonus < 0 && o.ProofBonus != 0) {
@@ -231,6 +236,16 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Online: true, OnlineShare: true, Portfolio: 2}, ""},
 		{SolveConfig{OnlineShare: true, Portfolio: 2}, "online_share"}, // online is off
 		{SolveConfig{Online: true, OnlineShare: true}, "online_share"}, // no portfolio
+		{SolveConfig{OnlineMember: true, Portfolio: 2}, ""},
+		{SolveConfig{OnlineMember: true, Portfolio: 5}, ""}, // four settings and the twin
+		{SolveConfig{OnlineMember: true, Portfolio: 6}, ""}, // five settings and the twin
+		{SolveConfig{OnlineMember: true, Portfolio: 7}, "portfolio"},
+		{SolveConfig{OnlineMember: true}, "online_member"},                             // no portfolio
+		{SolveConfig{OnlineMember: true, Online: true, Portfolio: 2}, "online_member"}, // every member learns already
+		{SolveConfig{OnlineMember: true, Portfolio: 4, Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, "online_member"},
+		{SolveConfig{OnlineMember: true, Portfolio: 2, PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator"}, // the twin is the only other member
+		{SolveConfig{OnlineMember: true, Portfolio: 4, PortfolioEvaluator: "ldb-noshapes,ldb-nakade"}, ""},
+		{SolveConfig{OnlineMember: true, Portfolio: 4, PortfolioEvaluator: "ldb-noshapes,ldb-nakade,ldb"}, "portfolio_evaluator"}, // a name for the twin
 	} {
 		checkValidate(t, tt.cfg, tt.field, "")
 	}
@@ -248,6 +263,9 @@ func TestValidateModels(t *testing.T) {
 		{SolveConfig{Online: true, Ranker: &madeLearners{hashRanker: hashRanker{1}}}, ""},
 		{SolveConfig{Online: true}, "online"},
 		{SolveConfig{Online: true, Ranker: hashRanker{1}}, "online"}, // a ranker that cannot learn
+		{SolveConfig{OnlineMember: true, Portfolio: 2, Ranker: &madeLearners{hashRanker: hashRanker{1}}}, ""},
+		{SolveConfig{OnlineMember: true, Portfolio: 2}, "online_member"},
+		{SolveConfig{OnlineMember: true, Portfolio: 2, Ranker: hashRanker{1}}, "online_member"},
 	} {
 		checkRefusal(t, tt.cfg, tt.cfg.ValidateModels(), tt.field, "features model")
 	}

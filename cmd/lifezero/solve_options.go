@@ -50,6 +50,7 @@ type solveOptions struct {
 	Safety          bool     `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	Online          bool     `yaml:"online" json:",omitempty" help:"the mcts form learns from its own proofs as it goes: where a move won after the moves tried first had lost, the features model's priors of later nodes are corrected towards it (needs a features model)"`
 	OnlineShare     bool     `yaml:"online_share" json:",omitempty" help:"with online in a portfolio: the members learn into one learner, so each member's priors follow what any of them has proven (results then depend on the members' timing)"`
+	OnlineMember    bool     `yaml:"online_member" json:",omitempty" help:"in a portfolio: its last member is a twin of the first that learns online from its own proofs (needs a features model), in the place of a member with settings of its own; the others do not learn"`
 	MaxMemory       string   `yaml:"max_memory" json:",omitempty" help:"bound on each solve's memory such as 500MB or 4GiB, 0 for none; the solver reclaims near it and stops the problem unproven when nothing is left to reclaim (empty: 60% of physical memory divided by workers)"`
 }
 
@@ -85,7 +86,7 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
 		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount,
-		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online, OnlineShare: o.OnlineShare}
+		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online, OnlineShare: o.OnlineShare, OnlineMember: o.OnlineMember}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {
