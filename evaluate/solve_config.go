@@ -237,7 +237,8 @@ type SolveConfig struct {
 	// gives the members searches that differ in more than their settings.
 	// A comma-separated list names one per member after the first, by
 	// member index (after rzs.PortfolioMembers skips the settings already
-	// off, and after the pairing of two models), since a setting may pay
+	// off, and after the pairing of two models; OnlineMember's twin takes
+	// none, searching with Evaluator), since a setting may pay
 	// with one evaluator and not another (the discount off with
 	// ldb-nakade, session 28). Members still differ by their settings:
 	// two with the same settings and two evaluators are not allowed.
@@ -302,10 +303,13 @@ type SolveConfig struct {
 	// that learns as it searches (rzs.Options.Online), in the place of a
 	// member with settings of its own: the others keep the priors of the
 	// model as it was trained. Online learning proves some problems far
-	// sooner and loses others when every member learns, the members
-	// growing alike (docs/results/tsumego.md, session 32); one learner
-	// beside members that do not learn keeps the portfolio's diversity.
-	// It needs a features model that can learn, and one model
+	// sooner, but with every member learning the portfolio lost 4 of the
+	// 37 it proves without (docs/results/tsumego.md, session 32, with a
+	// learner each or one shared, which makes the members alike); one
+	// learner beside members that do not learn keeps the others'
+	// searches as they were. The twin has the lead's defaults, those of a
+	// portfolio (ldb, the FPU reduction on), even with two members. It
+	// needs a features model that can learn, and one model
 	// (PortfolioRanker pairs the members by model).
 	OnlineMember bool
 	// MaxMemory bounds the memory of one solve in bytes (rzs.Options);
@@ -419,7 +423,7 @@ func (c SolveConfig) recordedEvaluator() string {
 // recordedSearch is what a result records as its search's settings
 // (SolveRow.Search): the settings of the one search, or of a portfolio's
 // first member, with the portfolio's sharing of a learner or its learning
-// twin, which the first member's options do not show.
+// twin, which the config's options (c.options) do not show.
 func (c SolveConfig) recordedSearch() string {
 	s := searchSettings(c.Algo, c.options())
 	if c.OnlineShare {
@@ -510,7 +514,7 @@ func (c SolveConfig) memberEvaluatorNames() []string {
 func (c SolveConfig) portfolioEvaluatorsError() string {
 	names, want := c.memberEvaluatorNames(), c.settingMembers()-1
 	if len(names) != want {
-		return fmt.Sprintf("%d names for a portfolio of %d%s: want one for every member after the first, or %d, one each", len(names), c.Portfolio, c.twinNote(), want)
+		return fmt.Sprintf("%d names for a portfolio of %d%s: want one for every member after the first with settings of its own, or %d, one each", len(names), c.Portfolio, c.twinNote(), want)
 	}
 	for _, name := range names {
 		if name == "" || builtinEvaluator(name) == nil {
@@ -571,8 +575,8 @@ func (c SolveConfig) Validate() error {
 	case c.PortfolioShare && c.RZT == RZTNone:
 		return &SolveConfigError{"portfolio_share", "shares the pattern table, which rzt none turns off"}
 	case c.PortfolioEvaluator != "" && (c.settingMembers() < 2 || c.Net != nil):
-		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: names the evaluator of a portfolio's members after the first, and needs a portfolio of 2 or more (portfolio is %d%s) and no network",
-			c.PortfolioEvaluator, c.Portfolio, c.twinNote())}
+		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: names the evaluator of a portfolio's members after the first, and needs %s (portfolio is %d%s) and no network",
+			c.PortfolioEvaluator, c.membersWanted(2), c.Portfolio, c.twinNote())}
 	case evaluatorsErr != "":
 		return &SolveConfigError{"portfolio_evaluator", fmt.Sprintf("%q: %s", c.PortfolioEvaluator, evaluatorsErr)}
 	case c.PortfolioRanker != nil && (c.Portfolio < 2 || c.Ranker == nil):
@@ -590,7 +594,7 @@ func (c SolveConfig) Validate() error {
 	case c.OnlineMember && c.Portfolio < 2:
 		return &SolveConfigError{"online_member", fmt.Sprintf("true: makes a portfolio's last member learn, and needs a portfolio of 2 or more (portfolio is %d)", c.Portfolio)}
 	case c.OnlineMember && c.PortfolioRanker != nil:
-		return &SolveConfigError{"online_member", "true: the learning member is the first's twin, and a second model pairs the members by model"}
+		return &SolveConfigError{"online_member", "true: the learning member is the first's twin, and portfolio_features_model pairs the members by model"}
 	case c.Threads > 1 && c.Algo != AlgoMCTS:
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: only the mcts form searches with several threads", c.Threads)}
 	case c.RZT != RZTTree && c.RZT != RZTLinear && c.RZT != RZTNone:
@@ -601,8 +605,11 @@ func (c SolveConfig) Validate() error {
 	if c.Portfolio > 1 {
 		if _, err := rzs.PortfolioMembers(c.options(), c.portfolioSettings()); err != nil {
 			msg := err.Error()
-			if c.PortfolioRanker != nil {
+			switch {
+			case c.PortfolioRanker != nil:
 				msg = fmt.Sprintf("%d members of two models in pairs need %s", c.Portfolio, msg)
+			case c.OnlineMember:
+				msg = fmt.Sprintf("%d members, the last online_member's twin of the first, need %s", c.Portfolio, msg)
 			}
 			return &SolveConfigError{"portfolio", msg}
 		}
@@ -685,6 +692,15 @@ func (c SolveConfig) settingMembers() int {
 		return c.Portfolio - 1
 	}
 	return c.Portfolio
+}
+
+// membersWanted says how large a portfolio must be to have n members
+// with settings of their own.
+func (c SolveConfig) membersWanted(n int) string {
+	if c.OnlineMember {
+		return fmt.Sprintf("a portfolio of %d or more with online_member", n+1)
+	}
+	return fmt.Sprintf("a portfolio of %d or more", n)
 }
 
 // twinNote is what an error about the portfolio's members says of

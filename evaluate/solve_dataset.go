@@ -62,7 +62,8 @@ type SolveRow struct {
 	// this is (SolveConfig.Portfolio), "" without a portfolio or a proof.
 	ProvedBy string
 	// Search names the settings that order the search and the judge's
-	// safety (searchSettings), so that a result says how it was reached.
+	// safety (SolveConfig.recordedSearch), so that a result says how it
+	// was reached.
 	Search    string
 	Algo      string
 	RZ, TT    bool

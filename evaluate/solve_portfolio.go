@@ -84,8 +84,10 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	var learners [2]rzs.ProofLearner // by model (memberModel)
 	for k := range members {
 		if c.isOnlineMember(k) {
+			// A learner of its own: Validate refuses OnlineShare
+			// here, and the first's would be shared with the twin.
 			members[k] = members[0]
-			members[k].Online = true
+			members[k].Online, members[k].Learner = true, nil
 			continue
 		}
 		members[k] = settings[c.memberSetting(k)]

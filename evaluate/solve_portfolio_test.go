@@ -165,7 +165,7 @@ func TestPortfolioEvaluator(t *testing.T) {
 			append(slices.Clone(undiscounted), EvaluatorLDB), func(int) rzs.MoveRanker { return first }, "ldb/ldb-noshapes,ldb-noshapes,ldb-nakade+m"},
 		{"an online member, two members", SolveConfig{Portfolio: 2, OnlineMember: true, Ranker: first, RankerName: "m"},
 			[]string{EvaluatorLDB, EvaluatorLDB}, func(int) rzs.MoveRanker { return first }, "ldb+m"},
-		{"an online member, a list", SolveConfig{Portfolio: 3, OnlineMember: true, PortfolioEvaluator: "ldb-nakade", Ranker: first, RankerName: "m"},
+		{"an online member, one name", SolveConfig{Portfolio: 3, OnlineMember: true, PortfolioEvaluator: "ldb-nakade", Ranker: first, RankerName: "m"},
 			[]string{EvaluatorLDB, EvaluatorLDBNakade, EvaluatorLDB}, func(int) rzs.MoveRanker { return first }, "ldb/ldb-nakade+m"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

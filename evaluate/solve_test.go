@@ -251,6 +251,23 @@ func TestSolveConfigValidate(t *testing.T) {
 	}
 }
 
+// TestOnlineMemberRefusals: a refusal that concerns online_member's twin
+// says so, since the counts it gives are not the portfolio's.
+func TestOnlineMemberRefusals(t *testing.T) {
+	for _, tt := range []struct {
+		cfg        SolveConfig
+		field, msg string
+	}{
+		{SolveConfig{OnlineMember: true, Portfolio: 7}, "portfolio", "7 members, the last online_member's twin of the first, need 6: these settings give only 5 distinct searches"},
+		{SolveConfig{OnlineMember: true, Portfolio: 2, PortfolioEvaluator: EvaluatorLDBNoShapes}, "portfolio_evaluator", "needs a portfolio of 3 or more with online_member (portfolio is 2, the last of them online_member's twin"},
+		{SolveConfig{OnlineMember: true, Portfolio: 4, PortfolioEvaluator: "ldb,ldb,ldb"}, "portfolio_evaluator", "3 names for a portfolio of 4, the last of them online_member's twin of the first, which searches with the first's evaluator: want one for every member after the first with settings of its own, or 2, one each"},
+		{SolveConfig{OnlineMember: true, Portfolio: 4, Ranker: hashRanker{1}, PortfolioRanker: hashRanker{2}}, "online_member", "portfolio_features_model pairs the members by model"},
+		{SolveConfig{OnlineMember: true, Online: true, Portfolio: 2}, "online_member", "online makes them all learn"},
+	} {
+		checkValidate(t, tt.cfg, tt.field, tt.msg)
+	}
+}
+
 // TestValidateModels: online learning is refused without the features
 // model it corrects.
 func TestValidateModels(t *testing.T) {
