@@ -82,14 +82,7 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 	}
 	members := make([]rzs.Options, c.Portfolio)
 	var learners [2]rzs.ProofLearner // by model (memberModel)
-	for k := range members {
-		if c.isOnlineMember(k) {
-			// A learner of its own: Validate refuses OnlineShare
-			// here, and the first's would be shared with the twin.
-			members[k] = members[0]
-			members[k].Online, members[k].Learner = true, nil
-			continue
-		}
+	for k := range c.settingMembers() {
 		members[k] = settings[c.memberSetting(k)]
 		ranker := c.memberRanker(k)
 		members[k].Evaluator = withRanker(c.memberBase(k), ranker)
@@ -103,6 +96,13 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 			}
 			members[k].Learner = learners[m]
 		}
+	}
+	if c.OnlineMember {
+		// A learner of its own: Validate refuses OnlineShare here, and
+		// the first's would be shared with the twin.
+		twin := members[0]
+		twin.Online, twin.Learner = true, nil
+		members[c.Portfolio-1] = twin
 	}
 	return members, nil
 }

@@ -41,15 +41,15 @@ const (
 // own verdicts (rzs.ProofLearner), or from those of the searches that
 // share it (a portfolio's members, rzs.Options.Learner): where the search
 // proved that a move wins for the side to move and other moves it visited
-// there had not won, the winner should have ranked above them. It fits a correction of each
-// feature's log-strength to those verdicts (a Bradley-Terry model over the
-// winner and the others, with a Gaussian prior at the trained model) and
-// adds it to the trained model's scores. This is online learning during a
-// long solve (Wu et al., NeurIPS 2023; issue 14's lever 6) with a feature
-// model in place of the network: the region's own shapes (a first-line
-// hane that lives where the model prefers an atari) are learnt where they
-// were proven, and the search's later priors follow them. It only orders
-// the search.
+// there had not won, the winner should have ranked above them. It fits a
+// correction of each feature's log-strength to those verdicts (a
+// Bradley-Terry model over the winner and the others, with a Gaussian
+// prior at the trained model) and adds it to the trained model's scores.
+// This is online learning during a long solve (Wu et al., NeurIPS 2023;
+// issue 14's lever 6) with a feature model in place of the network: the
+// region's own shapes (a first-line hane that lives where the model
+// prefers an atari) are learnt where they were proven, and the search's
+// later priors follow them. It only orders the search.
 //
 // It is safe for concurrent use: Rank reads the corrections of the last
 // fit without a lock. Learn fits in the caller's goroutine, so that a
