@@ -9,14 +9,35 @@ import (
 // defence at the killer's (defences pruned by a zone are covered by the
 // zone of the null move); for a loss, the refutation at the killer's turns
 // and every move at the living side's. An unproven root keeps its most
-// visited line.
+// visited line, each of its visited nodes saying where the search stands
+// there (Stall).
 type ProofTree struct {
 	Move     game.Point
 	Player   game.Color // who played Move
 	Status   Status
 	Zone     *game.PointSet // relevance zone of a won node
 	Visits   int32
+	Stall    *Stall // an unproven, visited node's standing; nil otherwise
 	Children []*ProofTree
+}
+
+// Stall is where the search stands at an unproven node: what an unproven
+// root's line shows of why it is unproven. The living side's mean value
+// says whether the search thinks the line lost (most unproven roots of
+// the book's hard problems sit under nodes the living side is valued at
+// under a quarter: docs/results/tsumego.md, session 34); the counts say
+// whether the side to move has too many moves to try (the living side's
+// nodes, where every move must be refuted before the node is lost) or the
+// killer too many to refute (Left).
+type Stall struct {
+	LivingValue float64 // the living side's mean value over the node's visits
+	Moves       int     // the node's moves, the killer's pass included
+	Visited     int     // the moves the search has played here
+	Refuted     int     // the visited moves proven to fail for the side to move
+	// Left is, at the killer's nodes, the moves it has still to refute:
+	// its must-play region less the refuted moves, the pass counted (0
+	// at the living side's nodes).
+	Left int
 }
 
 // maxProofNodes bounds the solution tree written out.
@@ -36,6 +57,9 @@ func (s *mcSolver) proofNode(id int32, budget *int) *ProofTree {
 		zone = &z
 	}
 	t := &ProofTree{Move: n.move, Player: n.player, Status: n.status, Zone: zone, Visits: n.visits}
+	if n.status == Unknown && n.visits > 0 {
+		t.Stall = s.stall(id)
+	}
 	if *budget <= 0 {
 		return t
 	}
@@ -75,4 +99,27 @@ func (s *mcSolver) proofNode(id int32, budget *int) *ProofTree {
 		}
 	}
 	return t
+}
+
+// stall reads where the search stands at the visited, unproven node id.
+func (s *mcSolver) stall(id int32) *Stall {
+	n := s.tree.node(id)
+	st := &Stall{LivingValue: n.q(0)}
+	if n.player != s.living {
+		st.LivingValue = 1 - st.LivingValue
+	}
+	if c, ok := s.tree.kidsOf(id); ok {
+		st.Moves = c.n
+	}
+	or := s.isOR(id)
+	s.tree.visited(id, func(r int32) {
+		st.Visited++
+		if stat := s.status(r); (or && stat == Loss) || (!or && stat == Win) {
+			st.Refuted++
+		}
+	})
+	if !or {
+		st.Left, _ = s.skipper(id).remaining(id)
+	}
+	return st
 }

@@ -25,8 +25,12 @@ func SolutionSGF(pr *game.Problem, res Result) sgf.Collection {
 	if all := pos.AllPoints(); pr.Region != all {
 		root.Add("MA", pos.SGFPoints(&pr.Region)...)
 	}
-	root.Add("C", fmt.Sprintf("problem %s: %v lives (%v), %v kills (%v); result: %v after %d nodes in %.2fs",
-		pr.ID, pr.Living(), pr.Goal[pr.Living()], pr.Killer(), pr.Goal[pr.Killer()], res.Status, res.Nodes, res.Seconds))
+	comment := fmt.Sprintf("problem %s: %v lives (%v), %v kills (%v); result: %v after %d nodes in %.2fs",
+		pr.ID, pr.Living(), pr.Goal[pr.Living()], pr.Killer(), pr.Goal[pr.Killer()], res.Status, res.Nodes, res.Seconds)
+	if res.Tree != nil {
+		comment += res.Tree.Stall.String()
+	}
+	root.Add("C", comment)
 	if res.Tree == nil && res.Status == Win {
 		markZone(root, pos, &res.Zone)
 	}
@@ -46,6 +50,7 @@ func solutionNode(pos *game.Position, t *ProofTree) *sgf.Node {
 	if t.Zone != nil {
 		comment += fmt.Sprintf(", zone of %d points (SQ)", t.Zone.Len())
 	}
+	comment += t.Stall.String()
 	n.Add("C", comment)
 	next := pos.Copy()
 	next.SetToMove(t.Player)
@@ -67,4 +72,18 @@ func markZone(n *sgf.Node, pos *game.Position, zone *game.PointSet) {
 	if pts := pos.SGFPoints(zone); len(pts) > 0 {
 		n.Add("SQ", pts...)
 	}
+}
+
+// String renders st for a solution file's comment ("" for nil): the
+// living side's value, then the moves visited and refuted, and the
+// killer's moves left to refute at its nodes.
+func (st *Stall) String() string {
+	if st == nil {
+		return ""
+	}
+	s := fmt.Sprintf("; living value %.3f; %d of %d moves visited, %d refuted", st.LivingValue, st.Visited, st.Moves, st.Refuted)
+	if st.Left > 0 {
+		s += fmt.Sprintf(", %d left to refute", st.Left)
+	}
+	return s
 }

@@ -52,7 +52,7 @@ func parseSolveFlags(args []string, stderr io.Writer) (*solveFlags, error) {
 	fs.StringVar(&f.cfg.RZTLoad, "rzt-load", "", "preload the pattern databases of each problem's rules saved under `DIR` (its subdirectories, or links to them: --rzt-save and patterns build write them)")
 	fs.StringVar(&f.cfg.RZTSave, "rzt-save", "", "save each problem's pattern table to `DIR`/<id>/")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per problem per line (the summary goes to stderr)")
-	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks)")
+	fs.StringVar(&f.sgfDir, "sgf-dir", "", "write each solution tree to `DIR`/<id>.sgf (relevance zones as SQ marks; an unproven root keeps its most visited line, each node commented with the living side's value and the moves visited, refuted and left to refute)")
 	fs.StringVar(&f.out, "out", "", "write a solve-results dataset (with its report section) to `DIR`")
 	fs.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the solving to `FILE` (go tool pprof)")
 	fs.BoolVar(&f.overwrite, "overwrite", false, "replace the solve-results dataset already in --out (a dataset of another kind is never replaced)")
