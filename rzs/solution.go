@@ -81,7 +81,11 @@ func (st *Stall) String() string {
 	if st == nil {
 		return ""
 	}
-	s := fmt.Sprintf("; living value %.3f; %d of %d moves visited, %d refuted", st.LivingValue, st.Visited, st.Moves, st.Refuted)
+	s := fmt.Sprintf("; living value %.3f", st.LivingValue)
+	if !st.Expanded {
+		return s + "; children not held (past the depth limit, or reclaimed)"
+	}
+	s += fmt.Sprintf("; %d of %d moves visited, %d refuted", st.Visited, st.Moves, st.Refuted)
 	if st.Left > 0 {
 		s += fmt.Sprintf(", %d left to refute", st.Left)
 	}

@@ -2,6 +2,7 @@ package rzs
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,23 +79,30 @@ func checkTreeLegal(t *testing.T, pos *game.Position, tree *ProofTree) {
 	}
 }
 
-// TestUnprovenLineStall: an unproven root's line says at each visited node
-// where the search stands: its moves are the position's legal moves (the
-// killer's pass counted), as the game package lists them; no more are
-// visited or refuted than there are, the line goes on where some are, a killer's node has at least one move
-// left to refute and a living one none counted, the values are values, and
-// the solution file's comments carry them.
+// TestUnprovenLineStall checks what an unproven root's line says of each
+// visited node. Its moves are the legal moves the game package lists for
+// the position (the killer's pass counted); no more are visited or
+// refuted than there are; the line goes on exactly where some are
+// visited. A killer's node with a move left to refute short of all its
+// moves must have refuted one (its must-play region shrinks only then),
+// and a living node with every move refuted would be lost, not on the
+// line. The values follow the backups: a parent's living value differs
+// from its line child's by at most the share of its visits that went
+// elsewhere (a value read from the wrong side would differ by |1-2v|,
+// which the line's nearly forced killer nodes show). The solution
+// file's comments carry every node's standing.
 func TestUnprovenLineStall(t *testing.T) {
 	pr := sharedProblem(t, "cho19-dev", "061")
-	res := Solve(context.Background(), pr, Options{Budget: 3000})
+	res := Solve(context.Background(), pr, Options{Budget: 20000, Evaluator: LDB(), Safety: true, DepthDiscount: 0.9, ProofBonus: 0.1})
 	if res.Status != Unknown {
 		t.Fatalf("061 %v in %d nodes: want it unproven at this budget", res.Status, res.Nodes)
 	}
 	pos := pr.StartPosition()
 	var moves []game.Point
-	depth := 0 // the line's nodes checked: the root at depth 0
+	nodes, compared := 0, 0
 	for node := res.Tree; node.Stall != nil; {
-		depth++
+		at := nodes // the node's depth on the line
+		nodes++
 		st := node.Stall
 		moves, _ = pos.LegalMovesSuperko(moves[:0], &pr.Region)
 		want := len(moves)
@@ -102,34 +110,54 @@ func TestUnprovenLineStall(t *testing.T) {
 		if killer {
 			want++ // the pass
 		}
+		goesOn := len(node.Children) > 0 && node.Children[0].Visits > 0
 		switch {
+		case !st.Expanded:
+			t.Fatalf("ply %d: not expanded after %d visits", at, node.Visits)
 		case st.Moves != want:
-			t.Fatalf("depth %d: %d moves, the position has %d", depth-1, st.Moves, want)
-		case st.Visited > st.Moves || st.Refuted > st.Visited || (st.Visited == 0) != (len(node.Children) == 0 || node.Children[0].Visits == 0):
-			t.Fatalf("depth %d: %d of %d visited, %d refuted", depth-1, st.Visited, st.Moves, st.Refuted)
+			t.Fatalf("ply %d: %d moves, the position has %d", at, st.Moves, want)
+		case st.Visited > st.Moves || st.Refuted > st.Visited:
+			t.Fatalf("ply %d: %d of %d moves visited, %d refuted", at, st.Visited, st.Moves, st.Refuted)
+		case (st.Visited > 0) != goesOn:
+			t.Fatalf("ply %d: %d moves visited, and the line goes on: %t", at, st.Visited, goesOn)
 		case killer && (st.Left < 1 || st.Left > st.Moves-st.Refuted):
-			t.Fatalf("depth %d: the killer has %d of %d left with %d refuted", depth-1, st.Left, st.Moves, st.Refuted)
-		case !killer && st.Left != 0:
-			t.Fatalf("depth %d: the living side's node counts %d left", depth-1, st.Left)
+			t.Fatalf("ply %d: the killer has %d of %d moves left with %d refuted", at, st.Left, st.Moves, st.Refuted)
+		case killer && st.Left < st.Moves && st.Refuted == 0:
+			t.Fatalf("ply %d: the killer's %d moves cut to %d with none refuted", at, st.Moves, st.Left)
+		case !killer && st.Refuted >= st.Moves:
+			t.Fatalf("ply %d: every living move refuted on an unproven node", at)
 		case st.LivingValue < 0 || st.LivingValue > 1:
-			t.Fatalf("depth %d: living value %v", depth-1, st.LivingValue)
+			t.Fatalf("ply %d: living value %v", at, st.LivingValue)
 		}
-		if len(node.Children) == 0 {
+		if !goesOn {
 			break
 		}
-		node = node.Children[0] // an unproven node keeps one: its most visited
-		if err := pos.Play(node.Move); err != nil {
-			t.Fatalf("depth %d: %v", depth-1, err)
+		child := node.Children[0]
+		if child.Stall != nil {
+			// The parent's mean is the child's with the other visits'
+			// values (each in [0,1]) mixed in at their share.
+			others := 1 - float64(child.Visits)/float64(node.Visits)
+			if d := math.Abs(st.LivingValue - child.Stall.LivingValue); d > others+1e-6 {
+				t.Fatalf("ply %d: living value %.3f, its child with %d of its %d visits %.3f",
+					at, st.LivingValue, child.Visits, node.Visits, child.Stall.LivingValue)
+			}
+			if math.Abs(1-2*child.Stall.LivingValue) > others+0.01 {
+				compared++ // a pair where a flipped value would show
+			}
 		}
+		if err := pos.Play(child.Move); err != nil {
+			t.Fatalf("ply %d: %v", at, err)
+		}
+		node = child
 	}
-	if depth < 3 {
-		t.Fatalf("a line of %d visited nodes after %d nodes", depth, res.Nodes)
+	if nodes < 3 || compared == 0 {
+		t.Fatalf("a line of %d visited nodes (%d values that would show a flip) after %d nodes", nodes, compared, res.Nodes)
 	}
 	var text strings.Builder
 	if err := SolutionSGF(pr, res).Write(&text); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(text.String(), "moves visited"); got != depth {
-		t.Errorf("the solution file reports %d nodes' standing, want the line's %d", got, depth)
+	if got := strings.Count(text.String(), "moves visited"); got != nodes {
+		t.Errorf("the solution file reports %d nodes' standing, want the line's %d", got, nodes)
 	}
 }
