@@ -135,9 +135,10 @@ func TestUnprovenLineStall(t *testing.T) {
 		child := node.Children[0]
 		if child.Stall != nil {
 			// The parent's mean is the child's with the other visits'
-			// values (each in [0,1]) mixed in at their share.
+			// values (each in [0,1]) mixed in at their share; the slack
+			// is for the tree's float32 sums.
 			others := 1 - float64(child.Visits)/float64(node.Visits)
-			if d := math.Abs(st.LivingValue - child.Stall.LivingValue); d > others+1e-6 {
+			if d := math.Abs(st.LivingValue - child.Stall.LivingValue); d > others+1e-3 {
 				t.Fatalf("ply %d: living value %.3f, its child with %d of its %d visits %.3f",
 					at, st.LivingValue, child.Visits, node.Visits, child.Stall.LivingValue)
 			}
