@@ -1,6 +1,8 @@
 package rzs
 
 import (
+	"fmt"
+
 	"lifezero/game"
 )
 
@@ -41,6 +43,24 @@ type Stall struct {
 	// its must-play region less the refuted moves, the pass counted (0
 	// at the living side's nodes).
 	Left int
+}
+
+// String renders st for a solution file's comment ("" for nil): the
+// living side's value, then the moves visited and refuted, and the
+// killer's moves left to refute at its nodes.
+func (st *Stall) String() string {
+	if st == nil {
+		return ""
+	}
+	s := fmt.Sprintf("; living value %.3f", st.LivingValue)
+	if !st.Expanded {
+		return s + "; children not held (past the depth limit, or reclaimed)"
+	}
+	s += fmt.Sprintf("; %d of %d moves visited, %d refuted", st.Visited, st.Moves, st.Refuted)
+	if st.Left > 0 {
+		s += fmt.Sprintf(", %d left to refute", st.Left)
+	}
+	return s
 }
 
 // maxProofNodes bounds the solution tree written out.
