@@ -127,8 +127,9 @@ func (s *mcSolver) proofNode(id int32, budget *int) *ProofTree {
 // stall reads where the search stands at the visited, unproven node id.
 func (s *mcSolver) stall(id int32) *Stall {
 	n := s.tree.node(id)
+	or := s.isOR(id)
 	st := &Stall{LivingValue: n.q(0), Expanded: n.flags&flagExpanded != 0}
-	if n.player != s.living {
+	if or { // n's value is for the killer, who moved into it
 		st.LivingValue = 1 - st.LivingValue
 	}
 	if !st.Expanded {
@@ -137,10 +138,9 @@ func (s *mcSolver) stall(id int32) *Stall {
 	if c, ok := s.tree.kidsOf(id); ok {
 		st.Moves = c.n
 	}
-	or := s.isOR(id)
 	s.tree.visited(id, func(r int32) {
 		st.Visited++
-		if kid := s.status(r); (or && kid == Loss) || (!or && kid == Win) {
+		if refutes(or, s.status(r)) {
 			st.Refuted++
 		}
 	})

@@ -335,10 +335,20 @@ func (s *mcSolver) skipper(id int32) skipper {
 // skip reports whether to pass over the child with move m; rec is the
 // child's record, 0 when it has never been visited (and so is unproven).
 func (k skipper) skip(m game.Point, rec int32) bool {
-	if k.or {
-		return rec != 0 && k.s.status(rec) == Loss
+	if rec != 0 && refutes(k.or, k.s.status(rec)) {
+		return true
 	}
-	return (rec != 0 && k.s.status(rec) == Win) || !inMustPlay(k.ns, m)
+	return !k.or && !inMustPlay(k.ns, m)
+}
+
+// refutes reports whether a child proven kid is a move that fails the side
+// to move at its parent, an OR node when or: lost at the living side's
+// node, won for the living side at the killer's.
+func refutes(or bool, kid Status) bool {
+	if or {
+		return kid == Loss
+	}
+	return kid == Win
 }
 
 // remaining returns how many killer moves are left to refute at the
