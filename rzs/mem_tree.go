@@ -6,7 +6,6 @@ import (
 	mbits "math/bits"
 
 	"lifezero/game"
-	"lifezero/mcts"
 )
 
 // memTree is the MCTS solver's search tree, laid out for memory. The
@@ -26,7 +25,6 @@ type memTree struct {
 	rankPoint []game.Point // region rank -> point
 	pointRank []int16      // point -> region rank (-1 outside)
 	words     int          // bitset words of a block
-	scratch   []game.Point
 	palBuf    []uint32
 	palIdx    []uint8 // each child's palette index, while expand writes a block
 	palette   paletteIndex
@@ -60,10 +58,14 @@ type memNode struct {
 	aux      int32 // AND node's proof state (andState arena; 0: none yet)
 	kids     blockRef
 	childIdx uint16 // index among the parent's children
-	move     game.Point
-	status   Status
-	flags    uint8
-	player   game.Color // who played move
+	// nextKid caches selectChild's unvisited candidate among the node's
+	// children (see bestUnvisited): its index + 1, 0 when not known,
+	// noneUnvisited when every unvisited child is skipped.
+	nextKid uint16
+	move    game.Point
+	status  Status
+	flags   uint8
+	player  game.Color // who played move
 }
 
 const (
@@ -231,6 +233,7 @@ func (t *memTree) expand(id int32, player game.Color, moves []game.Point, priors
 		}
 	}
 	t.node(id).kids = ref
+	t.node(id).nextKid = 0 // new children, new priors: see bestUnvisited
 }
 
 // q is mcts.Node.Q for a record (no virtual losses in the solver).
@@ -239,66 +242,6 @@ func (n *memNode) q(fpu float64) float64 {
 		return fpu
 	}
 	return float64(n.valueSum) / float64(n.visits)
-}
-
-// selectChild returns the index, move and record (0 if unvisited) of the
-// child of id with the highest PUCT score, as mcts.Tree.SelectChild computes it,
-// passing over the children that skip.skip names. ok is false when every
-// child is skipped.
-func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point, rec int32, ok bool) {
-	parent := t.node(id)
-	c, has := t.kidsOf(id)
-	if !has {
-		return 0, game.NoPoint, 0, false
-	}
-	pv := parent.visits
-	cexp := mcts.Exploration(pv) * math.Sqrt(float64(pv)+1)
-	fpu := 1 - parent.q(0.5)
-	if t.fpuReduction > 0 {
-		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, &c))
-	}
-	t.scratch = t.moves(&c, t.scratch[:0])
-	fewest := 0
-	if skip.or && t.proofBonus > 0 {
-		fewest = t.movesLeft(id, skip)
-	}
-	best, bestScore := -1, math.Inf(-1)
-	var bestRec int32
-	// r is the next visited child's record and at its index: the records
-	// are in child order.
-	r, at := parent.firstRec, t.childIndex(parent.firstRec)
-	visited := 0 // visited children met so far: the index into t.left
-	for i, m := range t.scratch {
-		var rn *memNode
-		cur := int32(0)
-		if i == at {
-			cur = r
-			rn = t.node(r)
-			r = rn.nextSib
-			at = t.childIndex(r)
-			visited++
-		}
-		if skip.skip(m, cur) {
-			continue
-		}
-		var score float64
-		if rn != nil {
-			visits, q := t.stats(rn, cur, fpu)
-			score = q + cexp*float64(c.priorOf(i))/float64(1+visits)
-			if fewest > 0 && t.left[visited-1] > 0 {
-				score += t.proofBonus * float64(fewest) / float64(t.left[visited-1])
-			}
-		} else {
-			score = fpu + cexp*float64(c.priorOf(i))/float64(1)
-		}
-		if score > bestScore {
-			best, bestScore, bestRec = i, score, cur
-		}
-	}
-	if best < 0 {
-		return 0, game.NoPoint, 0, false
-	}
-	return best, t.scratch[best], bestRec, true
 }
 
 // movesLeft fills t.left, in child order, with the killer moves left to

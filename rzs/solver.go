@@ -341,6 +341,10 @@ func (k skipper) skip(m game.Point, rec int32) bool {
 	return !k.or && !inMustPlay(k.ns, m)
 }
 
+// prunes reports whether skip may name an unvisited child: only an AND
+// node's must-play region does, once one of its children is proven.
+func (k skipper) prunes() bool { return !k.or && k.ns != nil }
+
 // refutes reports whether a child proven kid is a move that fails the side
 // to move at its parent, an OR node when or: lost at the living side's
 // node, won for the living side at the killer's.
