@@ -204,6 +204,7 @@ func (s *mcSolver) freeKids(id int32) {
 	}
 	n.kids = blockRef{}
 	n.firstRec = 0
+	n.nextKid = 0
 	n.flags &^= flagCoarse // no children left to refine
 }
 

@@ -64,8 +64,8 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		r = rn.nextSib
 	}
 	if u := t.bestUnvisited(id, &c, skip, &seen, fpu, cexp); u >= 0 {
-		score := fpu + cexp*float64(c.priorOf(u))/float64(1)
-		if score > bestScore || score == bestScore && u < best {
+		score := unvisitedScore(fpu, cexp, c.priorOf(u))
+		if score > bestScore || (score == bestScore && u < best) {
 			best, bestScore, bestRec = u, score, 0
 		}
 	}
@@ -78,18 +78,28 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 	return best, t.moveAt(&c, best), 0, true
 }
 
+// unvisitedScore is the PUCT score of a child with no visits, written as
+// mcts.Tree scores it (the visits' 1+0 included), so that both round alike.
+func unvisitedScore(fpu, cexp float64, prior float32) float64 {
+	return fpu + cexp*float64(prior)/float64(1)
+}
+
 // bestUnvisited returns the unvisited child of id (not in seen) that skip
-// does not name with the highest score fpu + cexp·prior, the first in child
-// order on ties, or -1 for none.
+// does not name with the highest unvisitedScore, the first in child order
+// on ties, or -1 for none.
 //
 // The score rises with the prior, so that child is the one of highest
 // prior, the first on ties, which the node caches in nextKid. The cache
-// stays right while the child stays unvisited and unskipped: the children
-// block and its priors do not change under it (expand clears it), and the
-// set of unvisited, unskipped children only shrinks (a child is visited
-// once selected, records are freed only with the block, and an AND node's
-// must-play region only shrinks). When it leaves that set the scan runs
-// again, about once per child visited rather than once per descent.
+// stays right while the child stays unvisited and unskipped, because the
+// set of such children only shrinks while the children block lives: the
+// block and its priors are written only by expand, which clears the cache
+// (refine and a reclaimed node expanded anew go through it); a child gets a
+// record only when selected, and records are freed only with the block;
+// and an AND node's must-play region only shrinks (andState.refute). The
+// one way it grows, a proven node's state released (proven), never meets a
+// selection: the search does not descend into a proven node. When the
+// cached child leaves the set the scan runs again, about once per child
+// visited rather than once per descent.
 //
 // One case departs from "the highest prior": two priors so close, or so
 // small beside fpu, that their scores round to the same float64, where the
@@ -99,20 +109,20 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 // compared as computed.
 func (t *memTree) bestUnvisited(id int32, c *children, skip skipper, seen *[kidWords]uint64, fpu, cexp float64) int {
 	n := t.node(id)
-	u := int(n.nextKid) - 1
 	if n.nextKid == noneUnvisited {
 		return -1
 	}
-	if u < 0 || seen[u>>6]&(1<<uint(u&63)) != 0 || skip.prunes() && skip.skip(t.moveAt(c, u), 0) {
+	u := int(n.nextKid) - 1
+	if u < 0 || seen[u>>6]&(1<<uint(u&63)) != 0 || (skip.prunes() && skip.skip(t.moveAt(c, u), 0)) {
 		u = t.scanUnvisited(c, skip, seen, func(i int) float64 { return float64(c.priorOf(i)) })
-		n.nextKid = uint16(u + 1)
 		if u < 0 {
 			n.nextKid = noneUnvisited
 			return -1
 		}
+		n.nextKid = uint16(u + 1)
 	}
 	if term := cexp * float64(c.priorOf(u)); term <= 0x1p-26*(math.Abs(fpu)+term) {
-		return t.scanUnvisited(c, skip, seen, func(i int) float64 { return fpu + cexp*float64(c.priorOf(i))/float64(1) })
+		return t.scanUnvisited(c, skip, seen, func(i int) float64 { return unvisitedScore(fpu, cexp, c.priorOf(i)) })
 	}
 	return u
 }

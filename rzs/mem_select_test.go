@@ -1,6 +1,7 @@
 package rzs
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -13,11 +14,11 @@ import (
 // scan it replaced (scanSelect: every child scored in child order), at
 // every expanded node of real searches as they grow: a 7x7 kill-all and a
 // 19x19 problem, with and without the FPU reduction and the proof bonus,
-// and under a memory bound whose reclaims free and rebuild children. A
+// with leaves in flight, and under a memory bound that reclaims. A
 // stale cache (a child visited, refuted or pruned from the must-play
 // region, or priors refined under it) makes the two choose differently.
 func TestSelectChildMatchesFullScan(t *testing.T) {
-	for _, tt := range []struct {
+	for i, tt := range []struct {
 		set, id string
 		opts    Options
 		budget  int
@@ -27,20 +28,27 @@ func TestSelectChildMatchesFullScan(t *testing.T) {
 		{"killall7x7", "02", Options{FPUReduction: 0.3, ProofBonus: 0.1}, 3000, false},
 		{"cho19-dev", "043", Options{ProofBonus: 0.1, DepthDiscount: 0.9, Safety: true}, 1500, false},
 		{"cho19-dev", "005", Options{FPUReduction: 0.3, MaxMemory: 5 << 20, MemorySolverOnly: true}, 8000, true},
+		// Four leaves in flight: virtual losses, and records not yet
+		// backed up (no visits) that tie with unvisited children.
+		{"cho19-dev", "043", Options{Batch: 4, ProofBonus: 0.1, FPUReduction: 0.3}, 1500, false},
 	} {
-		t.Run(tt.set+"/"+tt.id, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d-%s-%s", i, tt.set, tt.id), func(t *testing.T) {
 			pr := sharedProblem(t, tt.set, tt.id)
 			opts := tt.opts
 			opts.Budget = tt.budget
 			opts.defaults(pr)
 			s := newMCTSSolver(pr, opts)
 			s.search = mcts.NewSearch(searchTree{s.tree, s}, s.living, 0, s.searchHooks())
+			batch := max(opts.Batch, 1)
+			if batch > 1 {
+				s.tree.virtual = make(map[int32]int32) // as runSearch does
+			}
 			compared := 0
 			for step := 0; s.status(rootNode) == Unknown && s.nodes < opts.Budget; step++ {
 				if s.mem.due(s.nodes) && s.checkMemory() != "" {
 					break
 				}
-				if !s.step(1) {
+				if !s.step(batch) {
 					break
 				}
 				if step%40 == 0 {
@@ -136,6 +144,14 @@ func scanSelect(t *memTree, id int32, skip skipper) (idx int, move game.Point, r
 		return 0, game.NoPoint, 0, false
 	}
 	return best, moves[best], bestRec, true
+}
+
+// childIndex is the child index of record r, -1 for none (r = 0).
+func (t *memTree) childIndex(r int32) int {
+	if r == 0 {
+		return -1
+	}
+	return int(t.node(r).childIdx)
 }
 
 // TestMoveAt checks moveAt against the decoded move list of every expanded

@@ -16,9 +16,10 @@ import (
 // values with one byte per child (the heuristic gives few distinct values).
 // A child gets a node record (memNode) only when the search first visits
 // it; the records of a node's visited children form a list in child order.
-// Selection scores every child exactly as mcts.Tree.SelectChild does (an
-// unvisited child has no record and scores like an mcts child with no
-// visits), so the search is the same move for move.
+// Selection chooses exactly as mcts.Tree.SelectChild does (an unvisited
+// child has no record and scores like an mcts child with no visits), so
+// the search is the same move for move; it reads the visited children's
+// records and the unvisited child of highest prior (see selectChild).
 type memTree struct {
 	nodes     *arena[memNode]
 	data      *byteArena
@@ -64,8 +65,9 @@ type memNode struct {
 	nextKid uint16
 	move    game.Point
 	status  Status
-	flags   uint8
-	player  game.Color // who played move
+	// flags holds the flag bits below and, from playerShift up, who played
+	// move (player): a record stays 44 bytes with nextKid.
+	flags uint8
 }
 
 const (
@@ -75,6 +77,13 @@ const (
 	flagKidDep                 // an unproven node's refuted move rests on the history (see update)
 	flagCoarse                 // its children's priors wait for PriorRefiner.Refine (see refine)
 )
+
+// playerShift is where memNode.flags keeps the colour that played the
+// record's move, above the flag bits.
+const playerShift = 6
+
+// player returns who played the record's move.
+func (n *memNode) player() game.Color { return game.Color(n.flags >> playerShift) }
 
 // rootNode is the root's record index.
 const rootNode int32 = 1
@@ -95,7 +104,7 @@ func newMemTree(region *game.PointSet, cells int, lastMover game.Color, bound in
 	})
 	t.words = (len(t.rankPoint) + 63) / 64
 	r := t.nodes.alloc()
-	*t.nodes.at(r) = memNode{move: game.NoPoint, player: lastMover}
+	*t.nodes.at(r) = memNode{move: game.NoPoint, flags: uint8(lastMover) << playerShift}
 	return t
 }
 
@@ -261,14 +270,6 @@ func (t *memTree) movesLeft(id int32, skip skipper) int {
 	return least
 }
 
-// childIndex is the child index of record r, -1 for none (r = 0).
-func (t *memTree) childIndex(r int32) int {
-	if r == 0 {
-		return -1
-	}
-	return int(t.node(r).childIdx)
-}
-
 // visitedPrior is the prior mass of id's visited children.
 func (t *memTree) visitedPrior(id int32, c *children) float64 {
 	var sum float64
@@ -293,7 +294,7 @@ func (t *memTree) child(id int32, idx int, move game.Point) int32 {
 	}
 	c, _ := t.kidsOf(id)
 	nr := t.nodes.alloc()
-	*t.node(nr) = memNode{parent: id, nextSib: r, childIdx: uint16(idx), move: move, player: c.player}
+	*t.node(nr) = memNode{parent: id, nextSib: r, childIdx: uint16(idx), move: move, flags: uint8(c.player) << playerShift}
 	if prev == 0 {
 		t.node(id).firstRec = nr
 	} else {
@@ -308,7 +309,7 @@ func (t *memTree) backup(id int32, value float64, forPlayer game.Color) {
 	for ; id != 0; id = t.node(id).parent {
 		n := t.node(id)
 		n.visits++
-		if n.player == forPlayer {
+		if n.player() == forPlayer {
 			n.valueSum += float32(value)
 		} else {
 			n.valueSum += float32(1 - value)

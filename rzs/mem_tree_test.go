@@ -3,6 +3,7 @@ package rzs
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"lifezero/game"
 )
@@ -91,4 +92,23 @@ func readBack(t *testing.T, tree *memTree, id int32, moves []game.Point, priors 
 		}
 	}
 	return c
+}
+
+// TestMemNodeLayout: a record stays 44 bytes (the memory bound counts
+// them), the flag bits stay below the player bits they share a byte with,
+// and the player reads back as written.
+func TestMemNodeLayout(t *testing.T) {
+	if size := unsafe.Sizeof(memNode{}); size != 44 {
+		t.Errorf("memNode is %d bytes, want 44", size)
+	}
+	if flagCoarse >= 1<<playerShift {
+		t.Errorf("flag bit %#x reaches the player bits from %d", flagCoarse, playerShift)
+	}
+	for _, c := range []game.Color{game.Black, game.White} {
+		n := memNode{flags: flagExpanded | flagCoarse | uint8(c)<<playerShift}
+		n.flags &^= flagExpanded
+		if n.player() != c || n.flags&flagCoarse == 0 {
+			t.Errorf("player %v: read %v, flags %#x", c, n.player(), n.flags)
+		}
+	}
 }

@@ -79,7 +79,7 @@ func (s *mcSolver) proofNode(id int32, budget *int) *ProofTree {
 		z := s.zones.get(n.zone)
 		zone = &z
 	}
-	t := &ProofTree{Move: n.move, Player: n.player, Status: n.status, Zone: zone, Visits: n.visits}
+	t := &ProofTree{Move: n.move, Player: n.player(), Status: n.status, Zone: zone, Visits: n.visits}
 	if n.status == Unknown && n.visits > 0 {
 		t.Stall = s.stall(id)
 	}

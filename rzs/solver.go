@@ -382,5 +382,5 @@ func (k skipper) remaining(rec int32) (int, bool) {
 
 // isOR reports whether the living side moves at node id.
 func (s *mcSolver) isOR(id int32) bool {
-	return s.tree.node(id).player != s.living
+	return s.tree.node(id).player() != s.living
 }
