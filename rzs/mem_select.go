@@ -26,21 +26,12 @@ const kidWords = (game.MaxCells + 1 + 63) / 64
 // highest prior (bestUnvisited), found without reading a hundred children
 // on every descent. The choice is exactly the full scan's.
 func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point, rec int32, ok bool) {
-	parent := t.node(id)
 	c, has := t.kidsOf(id)
 	if !has {
 		return 0, game.NoPoint, 0, false
 	}
-	pv := parent.visits
-	cexp := mcts.Exploration(pv) * math.Sqrt(float64(pv)+1)
-	fpu := 1 - parent.q(0.5)
-	if t.fpuReduction > 0 {
-		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, &c))
-	}
-	fewest := 0
-	if skip.or && t.proofBonus > 0 {
-		fewest = t.movesLeft(id, skip)
-	}
+	parent := t.node(id)
+	cexp, fpu, fewest := t.selectionTerms(id, &c, skip)
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
 	var seen [kidWords]uint64 // the visited children, by index
@@ -76,6 +67,24 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 		return best, t.node(bestRec).move, bestRec, true
 	}
 	return best, t.moveAt(&c, best), 0, true
+}
+
+// selectionTerms returns what every child's score at node id shares: the
+// exploration factor, the first-play urgency of its unvisited children,
+// and the proof bonus's fewest killer moves left at a visited child (0:
+// none), with t.left filled for the visited children in child order.
+func (t *memTree) selectionTerms(id int32, c *children, skip skipper) (cexp, fpu float64, fewest int) {
+	parent := t.node(id)
+	pv := parent.visits
+	cexp = mcts.Exploration(pv) * math.Sqrt(float64(pv)+1)
+	fpu = 1 - parent.q(0.5)
+	if t.fpuReduction > 0 {
+		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, c))
+	}
+	if skip.or && t.proofBonus > 0 {
+		fewest = t.movesLeft(id, skip)
+	}
+	return cexp, fpu, fewest
 }
 
 // unvisitedScore is the PUCT score of a child with no visits, written as

@@ -33,18 +33,15 @@ func TestSelectChildMatchesFullScan(t *testing.T) {
 		{"cho19-dev", "043", Options{Batch: 4, ProofBonus: 0.1, FPUReduction: 0.3}, 1500, false},
 	} {
 		t.Run(fmt.Sprintf("%d-%s-%s", i, tt.set, tt.id), func(t *testing.T) {
-			pr := sharedProblem(t, tt.set, tt.id)
 			opts := tt.opts
 			opts.Budget = tt.budget
-			opts.defaults(pr)
-			s := newMCTSSolver(pr, opts)
-			s.search = mcts.NewSearch(searchTree{s.tree, s}, s.living, 0, s.searchHooks())
+			s := testSolver(sharedProblem(t, tt.set, tt.id), opts)
 			batch := max(opts.Batch, 1)
 			if batch > 1 {
 				s.tree.virtual = make(map[int32]int32) // as runSearch does
 			}
 			compared := 0
-			for step := 0; s.status(rootNode) == Unknown && s.nodes < opts.Budget; step++ {
+			for step := 0; s.status(rootNode) == Unknown && s.nodes < s.opts.Budget; step++ {
 				if s.mem.due(s.nodes) && s.checkMemory() != "" {
 					break
 				}
@@ -65,6 +62,15 @@ func TestSelectChildMatchesFullScan(t *testing.T) {
 			t.Logf("%d selections compared over %d nodes (%d reclaims)", compared, s.nodes, s.mem.reclaims)
 		})
 	}
+}
+
+// testSolver returns a solver of pr under opts (with their defaults),
+// ready to step as run would search.
+func testSolver(pr *game.Problem, opts Options) *mcSolver {
+	opts.defaults(pr)
+	s := newMCTSSolver(pr, opts)
+	s.search = mcts.NewSearch(searchTree{s.tree, s}, s.living, 0, s.searchHooks())
+	return s
 }
 
 // compareSelections compares selectChild with scanSelect at every expanded
@@ -98,16 +104,7 @@ func scanSelect(t *memTree, id int32, skip skipper) (idx int, move game.Point, r
 	if !has {
 		return 0, game.NoPoint, 0, false
 	}
-	pv := parent.visits
-	cexp := mcts.Exploration(pv) * math.Sqrt(float64(pv)+1)
-	fpu := 1 - parent.q(0.5)
-	if t.fpuReduction > 0 {
-		fpu -= t.fpuReduction * math.Sqrt(t.visitedPrior(id, &c))
-	}
-	fewest := 0
-	if skip.or && t.proofBonus > 0 {
-		fewest = t.movesLeft(id, skip)
-	}
+	cexp, fpu, fewest := t.selectionTerms(id, &c, skip)
 	moves := t.moves(&c, nil)
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
@@ -157,12 +154,8 @@ func (t *memTree) childIndex(r int32) int {
 // TestMoveAt checks moveAt against the decoded move list of every expanded
 // node of a small search.
 func TestMoveAt(t *testing.T) {
-	pr := sharedProblem(t, "killall7x7", "01")
-	opts := Options{Budget: 500}
-	opts.defaults(pr)
-	s := newMCTSSolver(pr, opts)
-	s.search = mcts.NewSearch(searchTree{s.tree, s}, s.living, 0, s.searchHooks())
-	for s.status(rootNode) == Unknown && s.nodes < opts.Budget && s.step(1) {
+	s := testSolver(sharedProblem(t, "killall7x7", "01"), Options{Budget: 500})
+	for s.status(rootNode) == Unknown && s.nodes < s.opts.Budget && s.step(1) {
 	}
 	checked := 0
 	for id := rootNode; id < int32(s.tree.nodes.n); id++ {
@@ -188,12 +181,8 @@ func TestMoveAt(t *testing.T) {
 // block. The priors are written reversed, so the old candidate is rarely
 // the new one.
 func TestSelectChildAfterNewChildren(t *testing.T) {
-	pr := sharedProblem(t, "cho19-dev", "043")
-	opts := Options{Budget: 1500}
-	opts.defaults(pr)
-	s := newMCTSSolver(pr, opts)
-	s.search = mcts.NewSearch(searchTree{s.tree, s}, s.living, 0, s.searchHooks())
-	for s.status(rootNode) == Unknown && s.nodes < opts.Budget && s.step(1) {
+	s := testSolver(sharedProblem(t, "cho19-dev", "043"), Options{Budget: 1500})
+	for s.status(rootNode) == Unknown && s.nodes < s.opts.Budget && s.step(1) {
 	}
 	moved := 0
 	for id := rootNode; id < s.tree.nodes.n; id++ {
