@@ -12,9 +12,12 @@ import (
 // noneUnvisited is memNode.nextKid when every unvisited child is skipped.
 const noneUnvisited = math.MaxUint16
 
-// kidWords bounds a children bitset by child index: every board point
+// childSet is a set of a node's children by index: every board point
 // and the pass.
-const kidWords = (game.MaxCells + 1 + 63) / 64
+type childSet [(game.MaxCells + 1 + 63) / 64]uint64
+
+func (s *childSet) add(i int)      { s[i>>6] |= 1 << uint(i&63) }
+func (s *childSet) has(i int) bool { return s[i>>6]&(1<<uint(i&63)) != 0 }
 
 // selectChild returns the index, move and record (0 if unvisited) of the
 // child of id with the highest PUCT score, as mcts.Tree.SelectChild computes it
@@ -34,12 +37,12 @@ func (t *memTree) selectChild(id int32, skip skipper) (idx int, move game.Point,
 	cexp, fpu, fewest := t.selectionTerms(id, &c, skip)
 	best, bestScore := -1, math.Inf(-1)
 	var bestRec int32
-	var seen [kidWords]uint64 // the visited children, by index
-	k := 0                    // visited children met so far: the index into t.left
+	var seen childSet // the visited children
+	k := 0            // visited children met so far: the index into t.left
 	for r := parent.firstRec; r != 0; {
 		rn := t.node(r)
 		i := int(rn.childIdx)
-		seen[i>>6] |= 1 << uint(i&63)
+		seen.add(i)
 		k++
 		if !skip.skip(rn.move, r) {
 			visits, q := t.stats(rn, r, fpu)
@@ -116,13 +119,13 @@ func unvisitedScore(fpu, cexp float64, prior float32) float64 {
 // happen (cexp·prior within 2⁻²⁶ of the score's size, against float32
 // priors that differ by at least 2⁻²⁴ of themselves), the scores are
 // compared as computed.
-func (t *memTree) bestUnvisited(id int32, c *children, skip skipper, seen *[kidWords]uint64, fpu, cexp float64) int {
+func (t *memTree) bestUnvisited(id int32, c *children, skip skipper, seen *childSet, fpu, cexp float64) int {
 	n := t.node(id)
 	if n.nextKid == noneUnvisited {
 		return -1
 	}
 	u := int(n.nextKid) - 1
-	if u < 0 || seen[u>>6]&(1<<uint(u&63)) != 0 || (skip.prunes() && skip.skip(t.moveAt(c, u), 0)) {
+	if u < 0 || seen.has(u) || (skip.prunes() && skip.skip(t.moveAt(c, u), 0)) {
 		u = t.scanUnvisited(c, skip, seen, func(i int) float64 { return float64(c.priorOf(i)) })
 		if u < 0 {
 			n.nextKid = noneUnvisited
@@ -138,26 +141,16 @@ func (t *memTree) bestUnvisited(id int32, c *children, skip skipper, seen *[kidW
 
 // scanUnvisited returns the unvisited, unskipped child of highest key, the
 // first in child order on ties, or -1 for none.
-func (t *memTree) scanUnvisited(c *children, skip skipper, seen *[kidWords]uint64, key func(i int) float64) int {
+func (t *memTree) scanUnvisited(c *children, skip skipper, seen *childSet, key func(i int) float64) int {
+	t.scratch = t.moves(c, t.scratch[:0])
 	best, bestKey := -1, math.Inf(-1)
-	i := 0
-	visit := func(m game.Point) {
-		if seen[i>>6]&(1<<uint(i&63)) == 0 && !skip.skip(m, 0) {
-			if k := key(i); k > bestKey {
-				best, bestKey = i, k
-			}
+	for i, m := range t.scratch {
+		if seen.has(i) || skip.skip(m, 0) {
+			continue
 		}
-		i++
-	}
-	for w := 0; w*8 < len(c.words); w++ {
-		bits := binary.LittleEndian.Uint64(c.words[8*w:])
-		for bits != 0 {
-			visit(t.rankPoint[w*64+mbits.TrailingZeros64(bits)])
-			bits &= bits - 1
+		if k := key(i); k > bestKey {
+			best, bestKey = i, k
 		}
-	}
-	if c.hasPass {
-		visit(game.Pass)
 	}
 	return best
 }

@@ -26,6 +26,7 @@ type memTree struct {
 	rankPoint []game.Point // region rank -> point
 	pointRank []int16      // point -> region rank (-1 outside)
 	words     int          // bitset words of a block
+	scratch   []game.Point // scanUnvisited's moves
 	palBuf    []uint32
 	palIdx    []uint8 // each child's palette index, while expand writes a block
 	palette   paletteIndex
