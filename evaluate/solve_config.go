@@ -288,6 +288,11 @@ type SolveConfig struct {
 	// for the living moves that leave the killer the fewest moves to
 	// refute: negative means none, 0 DefaultProofBonus.
 	ProofBonus float64
+	// Playouts, when positive, blends into every member's value the share
+	// of this many Monte-Carlo playouts that the living side wins
+	// (rzs.Playouts), with weight PlayoutWeight (0: DefaultPlayoutWeight).
+	Playouts      int
+	PlayoutWeight float64
 	// Online is rzs.Options.Online: the search learns corrections of the
 	// features model (Ranker) from its own proofs as it goes. It needs a
 	// features model.
@@ -405,6 +410,9 @@ func (c SolveConfig) recordedEvaluator() string {
 	if c.PortfolioEvaluator != "" {
 		ev += "/" + c.PortfolioEvaluator
 	}
+	if c.Playouts > 0 {
+		ev += fmt.Sprintf("+playouts%dx%g", c.Playouts, cmp.Or(c.PlayoutWeight, DefaultPlayoutWeight))
+	}
 	if c.Ranker == nil {
 		return ev
 	}
@@ -452,15 +460,28 @@ func (c SolveConfig) options() rzs.Options {
 func (c SolveConfig) baseEvaluator() rzs.Evaluator {
 	if c.Net != nil {
 		if c.NetWith != "" {
-			return rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
-				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors}
+			return c.withPlayouts(rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
+				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors})
 		}
-		return c.Net
+		return c.withPlayouts(c.Net)
 	}
 	if ev := builtinEvaluator(c.Evaluator); ev != nil {
+		return c.withPlayouts(ev)
+	}
+	return c.withPlayouts(rzs.Heuristic{})
+}
+
+// DefaultPlayoutWeight is the playouts' share of the value when a
+// SolveConfig with Playouts names none.
+const DefaultPlayoutWeight = 0.5
+
+// withPlayouts returns ev with the config's playouts blended into its
+// value (ev itself without playouts).
+func (c SolveConfig) withPlayouts(ev rzs.Evaluator) rzs.Evaluator {
+	if c.Playouts <= 0 {
 		return ev
 	}
-	return rzs.Heuristic{}
+	return rzs.Playouts{Inner: ev, N: c.Playouts, Weight: float32(cmp.Or(c.PlayoutWeight, DefaultPlayoutWeight))}
 }
 
 // withRanker returns base with its move priors reweighted by r (base itself

@@ -121,7 +121,7 @@ func (c SolveConfig) memberSetting(k int) int {
 // after the first member (PortfolioEvaluator), else the base.
 func (c SolveConfig) memberBase(k int) rzs.Evaluator {
 	if k > 0 && c.PortfolioEvaluator != "" {
-		return builtinEvaluator(c.memberEvaluatorName(k))
+		return c.withPlayouts(builtinEvaluator(c.memberEvaluatorName(k)))
 	}
 	return c.baseEvaluator()
 }

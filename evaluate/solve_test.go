@@ -208,6 +208,11 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{DepthDiscount: 1, FPUReduction: -1}, ""},
 		{SolveConfig{DepthDiscount: 1.5}, "depth_discount"},
 		{SolveConfig{DepthDiscount: -0.1}, "depth_discount"},
+		{SolveConfig{Playouts: 4}, ""},
+		{SolveConfig{Playouts: 4, PlayoutWeight: 1}, ""},
+		{SolveConfig{Playouts: -1}, "playouts"},
+		{SolveConfig{Playouts: 4, PlayoutWeight: 1.5}, "playout_weight"},
+		{SolveConfig{PlayoutWeight: 0.3}, "playout_weight"}, // without playouts
 		{SolveConfig{Portfolio: 2, Threads: 2}, ""},
 		{SolveConfig{Portfolio: 4}, ""},
 		{SolveConfig{Portfolio: -1}, "portfolio"},
@@ -510,6 +515,20 @@ func TestDefaultFPUReduction(t *testing.T) {
 	} {
 		if got := tt.cfg.SolverOptions().FPUReduction; got != tt.want {
 			t.Errorf("%s: FPU reduction %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Playouts reach every member's value, whatever evaluator the member
+// names, and no member's without them.
+func TestPlayoutsInEveryMember(t *testing.T) {
+	for _, playouts := range []int{0, 4} {
+		c := SolveConfig{Portfolio: 3, Playouts: playouts, PortfolioEvaluator: "ldb-noshapes,heuristic"}.withDefaults()
+		for k := range c.Portfolio {
+			po, ok := c.memberBase(k).(rzs.Playouts)
+			if ok != (playouts > 0) || (ok && (po.N != playouts || po.Weight != DefaultPlayoutWeight)) {
+				t.Errorf("playouts %d, member %d: base %#v", playouts, k, c.memberBase(k))
+			}
 		}
 	}
 }

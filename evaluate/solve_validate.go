@@ -43,6 +43,12 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"threads", fmt.Sprintf("%d: must be positive", c.Threads)}
 	case c.DepthDiscount < 0 || c.DepthDiscount > 1:
 		return &SolveConfigError{"depth_discount", fmt.Sprintf("%v: want a factor in (0, 1]; 1 turns the discount off", c.DepthDiscount)}
+	case c.Playouts < 0:
+		return &SolveConfigError{"playouts", fmt.Sprintf("%d: must not be negative (0: none)", c.Playouts)}
+	case c.PlayoutWeight < 0 || c.PlayoutWeight > 1:
+		return &SolveConfigError{"playout_weight", fmt.Sprintf("%v: want a share in (0, 1] (0: %v)", c.PlayoutWeight, DefaultPlayoutWeight)}
+	case c.PlayoutWeight != 0 && c.Playouts == 0:
+		return &SolveConfigError{"playout_weight", "goes with playouts (how many per position)"}
 	case c.Batch < 0:
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: must not be negative", c.Batch)}
 	case c.Batch > 1 && (c.Threads > 1 || c.Algo != AlgoMCTS):

@@ -181,6 +181,35 @@ func (b *Board) InAtari(p Point) bool {
 	return b.LibertyCount(p) == 1
 }
 
+// AtariLiberty returns the one liberty of the block at p when it has
+// exactly one (the block is in atari). A point holding no stone has none.
+func (b *Board) AtariLiberty(p Point) (Point, bool) {
+	if !b.isStone(p) {
+		return NoPoint, false
+	}
+	// One empty point touches at most four stones of a block, so a block
+	// with more than four pseudo-liberties has two liberties at least.
+	if b.plibs[b.head[p]] > 4 {
+		return NoPoint, false
+	}
+	lib := NoPoint
+	for q := p; ; {
+		for _, n := range b.Neighbors(q) {
+			if b.color[n] != Empty || n == lib {
+				continue
+			}
+			if lib != NoPoint {
+				return NoPoint, false
+			}
+			lib = n
+		}
+		if q = Point(b.next[q]); q == p {
+			break
+		}
+	}
+	return lib, lib != NoPoint
+}
+
 // adjacency counts how many neighbours of p belong to the block with head h.
 func (b *Board) adjacency(p Point, h int16) int16 {
 	var n int16

@@ -179,6 +179,17 @@ func checkLiberties(t testing.TB, b *Board) {
 		if got, want := b.InAtari(p), libs.Len() == 1; got != want {
 			t.Fatalf("InAtari(%s) = %v with %d liberties", b.GTPString(p), got, libs.Len())
 		}
+		lib, atari := b.AtariLiberty(p)
+		if atari != (libs.Len() == 1) || (atari && !libs.Has(lib)) || (!atari && lib != NoPoint) {
+			t.Fatalf("AtariLiberty(%s) = %s, %v with liberties %s", b.GTPString(p), b.GTPString(lib), atari, setString(b, libs))
+		}
+	}
+	for i := 0; i < b.Cells(); i++ {
+		if c := b.At(Point(i)); c != Black && c != White {
+			if lib, atari := b.AtariLiberty(Point(i)); atari || lib != NoPoint {
+				t.Fatalf("AtariLiberty of %d, holding no stone: %d, %v", i, lib, atari)
+			}
+		}
 	}
 }
 

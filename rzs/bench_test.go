@@ -13,7 +13,7 @@ func BenchmarkSolverNodes(b *testing.B) {
 	evaluators := []struct {
 		name string
 		eval Evaluator
-	}{{"heuristic", Heuristic{}}, {"ld", LD{}}, {"ldb", LDB()}}
+	}{{"heuristic", Heuristic{}}, {"ld", LD{}}, {"ldb", LDB()}, {"ldb+playouts4", Playouts{Inner: LDB(), N: 4, Weight: 0.5}}}
 	for _, c := range []struct{ set, id string }{{"killall7x7", "01"}, {"cho19-dev", "001"}} {
 		for _, e := range evaluators {
 			b.Run(c.set+"/"+c.id+"/"+e.name, func(b *testing.B) { benchSolve(b, c.set, c.id, e.eval) })
@@ -32,6 +32,25 @@ func benchSolve(b *testing.B, set, id string, eval Evaluator) {
 			nodes += res.Nodes
 		}
 		b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	}
+}
+
+// BenchmarkPlayouts measures the Monte-Carlo playouts of the value alone
+// (rzs.Playouts): four from each problem's start position, as one
+// evaluation with --playouts 4 runs them.
+func BenchmarkPlayouts(b *testing.B) {
+	for _, c := range []struct{ set, id string }{{"killall7x7", "01"}, {"cho19-dev", "061"}} {
+		b.Run(c.set+"/"+c.id, func(b *testing.B) {
+			for _, pr := range sharedProblemsB(b, c.set) {
+				if pr.ID != c.id {
+					continue
+				}
+				pos := pr.StartPosition()
+				for b.Loop() {
+					playoutValue(pos, pr, 4)
+				}
+			}
+		})
 	}
 }
 

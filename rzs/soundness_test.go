@@ -66,6 +66,7 @@ func TestAgreesWithReference(t *testing.T) {
 			{"dfpn-ldb-safety", SolveDFPN, Options{Budget: 200000, Evaluator: LDB(), Safety: true}},
 			{"mcts-ldb-proofbonus", Solve, Options{Budget: 200000, Evaluator: LDB(), DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true, ProofBonus: 1}},
 			{"mcts-online", Solve, Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: learners, Weight: 3}, Online: true, Safety: true}},
+			{"mcts-playouts", Solve, Options{Budget: 200000, Evaluator: Playouts{Inner: LDB(), N: 4, Weight: 0.5}, DepthDiscount: 0.9, Safety: true}},
 			{"mcts-portfolio-online-shared", solvePortfolioOf(3), Options{Budget: 200000, Evaluator: Learned{Base: LDB(), Ranker: sharedSrc, Weight: 3}, Online: true, Learner: shared, DepthDiscount: 0.9, FPUReduction: 0.3, Safety: true}},
 		} {
 			began := time.Now()

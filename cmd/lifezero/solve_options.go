@@ -47,6 +47,8 @@ type solveOptions struct {
 	DepthDiscount   float64  `yaml:"depth_discount" help:"Faster to Life without a d-win network: an unproven leaf's value for the living side is multiplied by this per ply of depth, so the mcts form prefers quick lives (1: off)"`
 	FPUReduction    *float64 `yaml:"fpu_reduction" json:",omitempty" help:"the mcts form's unvisited children score as their parent's value less this times the square root of the visited children's prior mass (0: off; unset: 0.3 for a portfolio, else off with ldb-nakade and 0.3 with the other evaluators, with a network net_with's)"`
 	ProofBonus      float64  `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
+	Playouts        int      `yaml:"playouts" json:",omitempty" help:"Monte-Carlo playouts per evaluated position: the value becomes the evaluator's blended with the share of playouts (random play in the region that captures what it can and fills no eye of its own) the living side wins (0: none)"`
+	PlayoutWeight   float64  `yaml:"playout_weight" json:",omitempty" help:"with playouts: their share of the value, in (0, 1] (0: 0.5)"`
 	Safety          bool     `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	Online          bool     `yaml:"online" json:",omitempty" help:"the mcts form learns from its own proofs as it goes: where a move won after the moves tried first had lost, the features model's priors of later nodes are corrected towards it (needs a features model)"`
 	OnlineShare     bool     `yaml:"online_share" json:",omitempty" help:"with online in a portfolio: the members learn into one learner, so each member's priors follow what any of them has proven (results then depend on the members' timing)"`
@@ -86,7 +88,8 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 	cfg := evaluate.SolveConfig{Algo: o.Algo, Budget: o.Budget, NoRZ: !o.RZ, NoTT: !o.TT, Evaluator: o.Evaluator, Workers: o.Workers,
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
 		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount,
-		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online, OnlineShare: o.OnlineShare, OnlineMember: o.OnlineMember}
+		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online, OnlineShare: o.OnlineShare, OnlineMember: o.OnlineMember,
+		Playouts: o.Playouts, PlayoutWeight: o.PlayoutWeight}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {

@@ -83,6 +83,8 @@ func TestSolveOptionErrors(t *testing.T) {
 		{"net-mix", "all", "net_mix"},
 		{"net-mix", "value", "net_mix"}, // without net_with
 		{"batch", "-1", "batch"},
+		{"playouts", "-1", "playouts"},
+		{"playout-weight", "0.5", "playout_weight"}, // without playouts
 		{"algo", "bfs", "algo"},
 		{"depth-discount", "0", "depth_discount"},
 		{"depth-discount", "1.5", "depth_discount"},
