@@ -288,11 +288,14 @@ type SolveConfig struct {
 	// for the living moves that leave the killer the fewest moves to
 	// refute: negative means none, 0 DefaultProofBonus.
 	ProofBonus float64
-	// Playouts, when positive, blends into every member's value the share
-	// of this many Monte-Carlo playouts that the living side wins
-	// (rzs.Playouts), with weight PlayoutWeight (0: DefaultPlayoutWeight).
-	Playouts      int
-	PlayoutWeight float64
+	// Playouts, when positive, blends into the value the share of this
+	// many Monte-Carlo playouts that the living side wins (rzs.Playouts),
+	// with weight PlayoutWeight (0: DefaultPlayoutWeight), in every
+	// member of a portfolio or in those PlayoutMembers lists (their
+	// indices, comma-separated; online_member's twin is the last).
+	Playouts       int
+	PlayoutWeight  float64
+	PlayoutMembers string
 	// Online is rzs.Options.Online: the search learns corrections of the
 	// features model (Ranker) from its own proofs as it goes. It needs a
 	// features model.
@@ -456,19 +459,22 @@ func (c SolveConfig) options() rzs.Options {
 }
 
 // baseEvaluator is the evaluator a learned ranker reweights: the built-in
-// one, the network, or the two mixed.
-func (c SolveConfig) baseEvaluator() rzs.Evaluator {
+// one, the network, or the two mixed, with the playouts if any.
+func (c SolveConfig) baseEvaluator() rzs.Evaluator { return c.withPlayouts(c.orderingEvaluator()) }
+
+// orderingEvaluator is baseEvaluator without the playouts.
+func (c SolveConfig) orderingEvaluator() rzs.Evaluator {
 	if c.Net != nil {
 		if c.NetWith != "" {
-			return c.withPlayouts(rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
-				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors})
+			return rzs.Mixed{Base: builtinEvaluator(c.NetWith), Other: c.Net,
+				Priors: c.NetMix != NetValue, Value: c.NetMix != NetPriors}
 		}
-		return c.withPlayouts(c.Net)
+		return c.Net
 	}
 	if ev := builtinEvaluator(c.Evaluator); ev != nil {
-		return c.withPlayouts(ev)
+		return ev
 	}
-	return c.withPlayouts(rzs.Heuristic{})
+	return rzs.Heuristic{}
 }
 
 // DefaultPlayoutWeight is the playouts' share of the value when a

@@ -3,6 +3,9 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"lifezero/game"
 	"lifezero/rzs"
@@ -65,6 +68,9 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 	if c.PortfolioRanker != nil {
 		settings += " ranker=" + c.memberRankerName(winner)
 	}
+	if c.playsOut(winner) {
+		settings += fmt.Sprintf(" playouts=%d", c.Playouts)
+	}
 	return res, tables[winner], settings, nil
 }
 
@@ -102,6 +108,7 @@ func (c SolveConfig) portfolioMembers(base rzs.Options) ([]rzs.Options, error) {
 		// the first's would be shared with the twin.
 		twin := members[0]
 		twin.Online, twin.Learner = true, nil
+		twin.Evaluator = withRanker(c.memberBase(c.Portfolio-1), c.memberRanker(0))
 		members[c.Portfolio-1] = twin
 	}
 	return members, nil
@@ -120,10 +127,40 @@ func (c SolveConfig) memberSetting(k int) int {
 // memberBase is the evaluator member k's model reweights: its evaluator
 // after the first member (PortfolioEvaluator), else the base.
 func (c SolveConfig) memberBase(k int) rzs.Evaluator {
+	ev := c.orderingEvaluator()
 	if k > 0 && c.PortfolioEvaluator != "" {
-		return c.withPlayouts(builtinEvaluator(c.memberEvaluatorName(k)))
+		ev = builtinEvaluator(c.memberEvaluatorName(k))
 	}
-	return c.baseEvaluator()
+	if !c.playsOut(k) {
+		return ev
+	}
+	return c.withPlayouts(ev)
+}
+
+// playsOut reports whether member k's value has the playouts: every
+// member's when PlayoutMembers lists none.
+func (c SolveConfig) playsOut(k int) bool {
+	if c.Playouts <= 0 {
+		return false
+	}
+	if c.PlayoutMembers == "" {
+		return true
+	}
+	members, _ := c.playoutMembers() // Validate refuses a bad list
+	return slices.Contains(members, k)
+}
+
+// playoutMembers parses PlayoutMembers.
+func (c SolveConfig) playoutMembers() ([]int, error) {
+	var members []int
+	for f := range strings.SplitSeq(c.PlayoutMembers, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 0 || k >= c.Portfolio {
+			return nil, fmt.Errorf("%q: want member indices from 0 to %d, comma-separated", f, c.Portfolio-1)
+		}
+		members = append(members, k)
+	}
+	return members, nil
 }
 
 // memberRanker is member k's model: the second one at odd members when two

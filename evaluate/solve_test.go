@@ -213,6 +213,12 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Playouts: -1}, "playouts"},
 		{SolveConfig{Playouts: 4, PlayoutWeight: 1.5}, "playout_weight"},
 		{SolveConfig{PlayoutWeight: 0.3}, "playout_weight"}, // without playouts
+		{SolveConfig{Playouts: 4, Portfolio: 5, OnlineMember: true, PlayoutMembers: "4"}, ""},
+		{SolveConfig{Playouts: 4, Portfolio: 3, PlayoutMembers: "0, 2"}, ""},
+		{SolveConfig{Playouts: 4, Portfolio: 3, PlayoutMembers: "3"}, "playout_members"},
+		{SolveConfig{Playouts: 4, Portfolio: 3, PlayoutMembers: "twin"}, "playout_members"},
+		{SolveConfig{Playouts: 4, PlayoutMembers: "0"}, "playout_members"}, // no portfolio
+		{SolveConfig{Portfolio: 3, PlayoutMembers: "0"}, "playout_members"}, // no playouts
 		{SolveConfig{Portfolio: 2, Threads: 2}, ""},
 		{SolveConfig{Portfolio: 4}, ""},
 		{SolveConfig{Portfolio: -1}, "portfolio"},
@@ -519,15 +525,30 @@ func TestDefaultFPUReduction(t *testing.T) {
 	}
 }
 
-// Playouts reach every member's value, whatever evaluator the member
-// names, and no member's without them.
-func TestPlayoutsInEveryMember(t *testing.T) {
-	for _, playouts := range []int{0, 4} {
-		c := SolveConfig{Portfolio: 3, Playouts: playouts, PortfolioEvaluator: "ldb-noshapes,heuristic"}.withDefaults()
-		for k := range c.Portfolio {
-			po, ok := c.memberBase(k).(rzs.Playouts)
-			if ok != (playouts > 0) || (ok && (po.N != playouts || po.Weight != DefaultPlayoutWeight)) {
-				t.Errorf("playouts %d, member %d: base %#v", playouts, k, c.memberBase(k))
+// Playouts reach the value of every member they name (all when they name
+// none), whatever evaluator the member names, the twin's too, and no
+// other member's.
+func TestPlayoutsInTheirMembers(t *testing.T) {
+	for _, tt := range []struct {
+		playouts int
+		members  string
+		want     []bool
+	}{
+		{0, "", []bool{false, false, false, false}},
+		{4, "", []bool{true, true, true, true}},
+		{4, "3", []bool{false, false, false, true}},
+		{4, "0,2", []bool{true, false, true, false}},
+	} {
+		c := SolveConfig{Portfolio: 4, OnlineMember: true, Playouts: tt.playouts, PlayoutMembers: tt.members,
+			PortfolioEvaluator: "ldb-noshapes,heuristic", Ranker: hashRanker{1}}.withDefaults()
+		members, err := c.portfolioMembers(c.options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, m := range members {
+			po, ok := m.Evaluator.(rzs.Learned).Base.(rzs.Playouts)
+			if ok != tt.want[k] || (ok && (po.N != tt.playouts || po.Weight != DefaultPlayoutWeight)) {
+				t.Errorf("playouts %d on %q, member %d: base %#v", tt.playouts, tt.members, k, m.Evaluator)
 			}
 		}
 	}

@@ -19,6 +19,7 @@ func (e *SolveConfigError) Error() string { return e.Field + ": " + e.Msg }
 func (c SolveConfig) Validate() error {
 	c = c.withDefaults()
 	evaluatorsErr := ""
+	_, playoutMembersErr := c.playoutMembers()
 	if c.PortfolioEvaluator != "" { // without a portfolio, or with a network, an earlier case refuses it
 		evaluatorsErr = c.portfolioEvaluatorsError()
 	}
@@ -49,6 +50,10 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"playout_weight", fmt.Sprintf("%v: want a share in (0, 1] (0: %v)", c.PlayoutWeight, DefaultPlayoutWeight)}
 	case c.PlayoutWeight != 0 && c.Playouts == 0:
 		return &SolveConfigError{"playout_weight", "goes with playouts (how many per position)"}
+	case c.PlayoutMembers != "" && (c.Playouts == 0 || c.Portfolio < 2):
+		return &SolveConfigError{"playout_members", "goes with playouts and a portfolio (which of its members play out)"}
+	case c.PlayoutMembers != "" && playoutMembersErr != nil:
+		return &SolveConfigError{"playout_members", playoutMembersErr.Error()}
 	case c.Batch < 0:
 		return &SolveConfigError{"batch", fmt.Sprintf("%d: must not be negative", c.Batch)}
 	case c.Batch > 1 && (c.Threads > 1 || c.Algo != AlgoMCTS):

@@ -49,6 +49,7 @@ type solveOptions struct {
 	ProofBonus      float64  `yaml:"proof_bonus" help:"proof numbers in the mcts form: it favours, at the living side's nodes, the moves after which the killer has the fewest moves left to refute, by this times fewest/left (0: off)"`
 	Playouts        int      `yaml:"playouts" json:",omitempty" help:"Monte-Carlo playouts per evaluated position: the value becomes the evaluator's blended with the share of playouts (random play in the region that captures what it can and fills no eye of its own) the living side wins (0: none)"`
 	PlayoutWeight   float64  `yaml:"playout_weight" json:",omitempty" help:"with playouts: their share of the value, in (0, 1] (0: 0.5)"`
+	PlayoutMembers  string   `yaml:"playout_members" json:",omitempty" help:"with playouts in a portfolio: the members that play out, their indices comma-separated (online_member's twin is the last; empty: every member)"`
 	Safety          bool     `yaml:"safety" help:"the judge also proves life under alternating play: a group whose small enclosed eye spaces give it Benson's life whatever the killer does, found by a small local search (off: Benson's algorithm alone)"`
 	Online          bool     `yaml:"online" json:",omitempty" help:"the mcts form learns from its own proofs as it goes: where a move won after the moves tried first had lost, the features model's priors of later nodes are corrected towards it (needs a features model)"`
 	OnlineShare     bool     `yaml:"online_share" json:",omitempty" help:"with online in a portfolio: the members learn into one learner, so each member's priors follow what any of them has proven (results then depend on the members' timing)"`
@@ -89,7 +90,7 @@ func (o *solveOptions) config() (evaluate.SolveConfig, error) {
 		Threads: o.Threads, RZT: o.RZT, RZTNoTimestamps: o.RZTNoTimestamps, RZTSymmetric: o.RZTSymmetric,
 		NetWith: o.NetWith, NetMix: o.NetMix, Batch: o.Batch, Portfolio: o.Portfolio, PortfolioShare: o.PortfolioShare, PortfolioEvaluator: o.PortfolioEval, DepthDiscount: o.DepthDiscount,
 		NoSafety: !o.Safety, ProofBonus: o.ProofBonus, Online: o.Online, OnlineShare: o.OnlineShare, OnlineMember: o.OnlineMember,
-		Playouts: o.Playouts, PlayoutWeight: o.PlayoutWeight}
+		Playouts: o.Playouts, PlayoutWeight: o.PlayoutWeight, PlayoutMembers: o.PlayoutMembers}
 	// Zero is no budget and no worker here, where SolveConfig reads it as
 	// its default.
 	if o.Budget <= 0 {
