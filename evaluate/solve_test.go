@@ -217,7 +217,7 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Playouts: 4, Portfolio: 3, PlayoutMembers: "0, 2"}, ""},
 		{SolveConfig{Playouts: 4, Portfolio: 3, PlayoutMembers: "3"}, "playout_members"},
 		{SolveConfig{Playouts: 4, Portfolio: 3, PlayoutMembers: "twin"}, "playout_members"},
-		{SolveConfig{Playouts: 4, PlayoutMembers: "0"}, "playout_members"}, // no portfolio
+		{SolveConfig{Playouts: 4, PlayoutMembers: "0"}, "playout_members"},  // no portfolio
 		{SolveConfig{Portfolio: 3, PlayoutMembers: "0"}, "playout_members"}, // no playouts
 		{SolveConfig{Portfolio: 2, Threads: 2}, ""},
 		{SolveConfig{Portfolio: 4}, ""},
