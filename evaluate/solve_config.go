@@ -414,7 +414,10 @@ func (c SolveConfig) recordedEvaluator() string {
 		ev += "/" + c.PortfolioEvaluator
 	}
 	if c.Playouts > 0 {
-		ev += fmt.Sprintf("+playouts%dx%g", c.Playouts, cmp.Or(c.PlayoutWeight, DefaultPlayoutWeight))
+		ev += "+" + c.playoutsName()
+		if c.PlayoutMembers != "" {
+			ev += "(members " + c.PlayoutMembers + ")"
+		}
 	}
 	if c.Ranker == nil {
 		return ev
@@ -480,6 +483,11 @@ func (c SolveConfig) orderingEvaluator() rzs.Evaluator {
 // DefaultPlayoutWeight is the playouts' share of the value when a
 // SolveConfig with Playouts names none.
 const DefaultPlayoutWeight = 0.5
+
+// playoutsName is how records name the playouts: playouts<N>x<weight>.
+func (c SolveConfig) playoutsName() string {
+	return fmt.Sprintf("playouts%dx%g", c.Playouts, cmp.Or(c.PlayoutWeight, DefaultPlayoutWeight))
+}
 
 // withPlayouts returns ev with the config's playouts blended into its
 // value (ev itself without playouts).

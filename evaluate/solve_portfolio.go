@@ -69,7 +69,7 @@ func (c SolveConfig) solvePortfolio(ctx context.Context, pr *game.Problem, table
 		settings += " ranker=" + c.memberRankerName(winner)
 	}
 	if c.playsOut(winner) {
-		settings += fmt.Sprintf(" playouts=%d", c.Playouts)
+		settings += " " + c.playoutsName()
 	}
 	return res, tables[winner], settings, nil
 }
@@ -125,10 +125,12 @@ func (c SolveConfig) memberSetting(k int) int {
 }
 
 // memberBase is the evaluator member k's model reweights: its evaluator
-// after the first member (PortfolioEvaluator), else the base.
+// after the first member (PortfolioEvaluator; the twin of OnlineMember
+// takes the first's), else the base; with the playouts when k plays out
+// (playsOut).
 func (c SolveConfig) memberBase(k int) rzs.Evaluator {
 	ev := c.orderingEvaluator()
-	if k > 0 && c.PortfolioEvaluator != "" {
+	if k > 0 && c.PortfolioEvaluator != "" && !c.isOnlineMember(k) {
 		ev = builtinEvaluator(c.memberEvaluatorName(k))
 	}
 	if !c.playsOut(k) {

@@ -211,6 +211,7 @@ func TestSolveConfigValidate(t *testing.T) {
 		{SolveConfig{Playouts: 4}, ""},
 		{SolveConfig{Playouts: 4, PlayoutWeight: 1}, ""},
 		{SolveConfig{Playouts: -1}, "playouts"},
+		{SolveConfig{Playouts: 4, Algo: AlgoDFPN}, "playouts"},
 		{SolveConfig{Playouts: 4, PlayoutWeight: 1.5}, "playout_weight"},
 		{SolveConfig{PlayoutWeight: 0.3}, "playout_weight"}, // without playouts
 		{SolveConfig{Playouts: 4, Portfolio: 5, OnlineMember: true, PlayoutMembers: "4"}, ""},

@@ -46,6 +46,8 @@ func (c SolveConfig) Validate() error {
 		return &SolveConfigError{"depth_discount", fmt.Sprintf("%v: want a factor in (0, 1]; 1 turns the discount off", c.DepthDiscount)}
 	case c.Playouts < 0:
 		return &SolveConfigError{"playouts", fmt.Sprintf("%d: must not be negative (0: none)", c.Playouts)}
+	case c.Playouts > 0 && c.Algo != AlgoMCTS:
+		return &SolveConfigError{"playouts", fmt.Sprintf("%d: only the mcts form reads the value they give", c.Playouts)}
 	case c.PlayoutWeight < 0 || c.PlayoutWeight > 1:
 		return &SolveConfigError{"playout_weight", fmt.Sprintf("%v: want a share in (0, 1] (0: %v)", c.PlayoutWeight, DefaultPlayoutWeight)}
 	case c.PlayoutWeight != 0 && c.Playouts == 0:

@@ -25,10 +25,11 @@ type Playouts struct {
 	Weight float32
 }
 
-var (
-	_ PriorRefiner   = Playouts{}
-	_ BatchEvaluator = Playouts{}
-)
+// Playouts is no PriorRefiner: a features model's Learned wraps it (the
+// config puts the ranker outside), so the coarse value is already this
+// one, and claiming to refine an Inner that does not would make the search
+// rebuild every chosen node's children for nothing.
+var _ BatchEvaluator = Playouts{}
 
 // Evaluate implements Evaluator.
 func (p Playouts) Evaluate(pos *game.Position, pr *game.Problem, moves []game.Point) ([]float32, float32) {
@@ -57,22 +58,6 @@ func (p Playouts) blend(pos *game.Position, pr *game.Problem, value float32) flo
 	return (1-p.Weight)*value + p.Weight*playoutValue(pos, pr, p.N)
 }
 
-// Coarse implements PriorRefiner: the playouts over Inner's coarse
-// evaluator, so that the value the search reads first has them.
-func (p Playouts) Coarse() Evaluator {
-	if r, ok := p.Inner.(PriorRefiner); ok {
-		return Playouts{Inner: r.Coarse(), N: p.N, Weight: p.Weight}
-	}
-	return p
-}
-
-// Refine implements PriorRefiner: Inner's refinement, if any.
-func (p Playouts) Refine(pos *game.Position, moves []game.Point, priors []float32) {
-	if r, ok := p.Inner.(PriorRefiner); ok {
-		r.Refine(pos, moves, priors)
-	}
-}
-
 // playoutValue is the share of n playouts from pos that the living side
 // wins, a playout won counting 1 and a tie (the move limit) one half.
 func playoutValue(pos *game.Position, pr *game.Problem, n int) float32 {
@@ -91,7 +76,8 @@ func playoutValue(pos *game.Position, pr *game.Problem, n int) float32 {
 type player struct {
 	pr      *game.Problem
 	living  game.Color
-	noKo    bool // the living side may not take a ko
+	killAll bool    // the living side's goal is any stone alive (live_any)
+	noKo    [3]bool // by colour: may not take a ko (NoKoCapture)
 	board   game.Board
 	region  []game.Point         // the region's points
 	empty   []game.Point         // the region's empty points, the candidates of a move
@@ -101,9 +87,13 @@ type player struct {
 	rng     uint64
 }
 
+// newPlayer returns a player of playouts from pos.
 func newPlayer(pos *game.Position, pr *game.Problem) *player {
 	pl := &player{pr: pr, living: pr.Living()}
-	pl.noKo = pos.KoRule(pl.living) == game.NoKoCapture
+	pl.killAll = pr.Goal[pl.living] == game.GoalLiveAny
+	for _, c := range [2]game.Color{game.Black, game.White} {
+		pl.noKo[c] = pos.KoRule(c) == game.NoKoCapture
+	}
 	pr.Region.ForEach(func(p game.Point) { pl.region = append(pl.region, p) })
 	pr.Crucial.ForEach(func(p game.Point) {
 		if pos.At(p) == pl.living {
@@ -116,7 +106,7 @@ func newPlayer(pos *game.Position, pr *game.Problem) *player {
 
 // play runs one playout from pos and scores it for the living side: 1 when
 // a crucial stone stands at its end (any living stone in the region when
-// the problem names none, as in kill-all), 0 when none does, one half when
+// the living side's goal is live_any, as in kill-all), 0 when none does, one half when
 // the move limit ends it first. It ends when both sides pass in a row,
 // which they do only when no playable move is left, so a group without
 // two eyes is usually captured by then.
@@ -136,6 +126,7 @@ func (pl *player) play(pos *game.Position) float32 {
 			if passes == 2 {
 				return pl.score()
 			}
+			b.Play(toMove, game.Pass) // clears the ko point; a pass is always legal
 		} else {
 			passes = 0
 			captured, err := b.Play(toMove, m)
@@ -147,7 +138,7 @@ func (pl *player) play(pos *game.Position) float32 {
 			pl.taken(m)
 			if captured > 0 {
 				pl.collectEmpty()
-				if toMove != pl.living && pl.crucialGone() {
+				if toMove != pl.living && !pl.killAll && pl.crucialGone() {
 					return 0
 				}
 			}
@@ -160,7 +151,7 @@ func (pl *player) play(pos *game.Position) float32 {
 
 // score is the living side's result at a playout's end.
 func (pl *player) score() float32 {
-	if len(pl.start) > 0 {
+	if !pl.killAll {
 		if pl.crucialGone() {
 			return 0
 		}
@@ -185,7 +176,7 @@ func (pl *player) crucialGone() bool {
 		}
 	}
 	pl.crucial = kept
-	return len(pl.crucial) == 0 && len(pl.start) > 0
+	return len(pl.crucial) == 0
 }
 
 // choose is the playout policy for c: capture a block of the opponent's
@@ -309,10 +300,10 @@ func bigSelfAtari(b *game.Board, c game.Color, m game.Point) bool {
 	return true
 }
 
-// koBarred reports whether m would be a ko capture the living side's rule
-// forbids (one stone taken by a lone stone left in atari).
+// koBarred reports whether m would be a ko capture c's rule forbids (one
+// stone taken by a lone stone left in atari).
 func (pl *player) koBarred(c game.Color, m game.Point) bool {
-	if c != pl.living || !pl.noKo {
+	if !pl.noKo[c] {
 		return false
 	}
 	for _, q := range pl.board.Neighbors(m) {
