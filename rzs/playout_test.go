@@ -2,6 +2,7 @@ package rzs
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"lifezero/game"
@@ -10,33 +11,28 @@ import (
 // The playouts' value against positions whose outcome no play can change:
 // a crucial block with two eyes of one point each lives in every playout
 // (the killer may not play into an eye, and the living side never fills
-// its own), and a crucial stone in atari that cannot get out is captured
+// its own), in kill-all too (no stone crucial, the goal live_any), and a
+// crucial stone in atari that cannot get out is captured
 // before the playout ends, since the killer never passes while the capture
 // stays open.
 func TestPlayoutValueSettledPositions(t *testing.T) {
+	twoEyes := []string{
+		".......",
+		".......",
+		".......",
+		".......",
+		"XXXXXXX",
+		"@@@@@@@",
+		"@.@.@@@",
+	}
 	tests := []struct {
 		name string
 		f    fixture
 		want float32
 	}{
-		{"two eyes, killer to move", fixture{game.Black, []string{
-			".......",
-			".......",
-			".......",
-			".......",
-			"XXXXXXX",
-			"@@@@@@@",
-			"@.@.@@@",
-		}}, 1},
-		{"two eyes, living side to move", fixture{game.White, []string{
-			".......",
-			".......",
-			".......",
-			".......",
-			"XXXXXXX",
-			"@@@@@@@",
-			"@.@.@@@",
-		}}, 1},
+		{"two eyes, killer to move", fixture{game.Black, twoEyes}, 1},
+		{"two eyes, living side to move", fixture{game.White, twoEyes}, 1},
+		{"kill-all, two eyes", fixture{game.Black, strings.Split(strings.ReplaceAll(strings.Join(twoEyes, ","), "@", "O"), ",")}, 1},
 		{"crucial stone in atari without escape", fixture{game.Black, []string{
 			"@.X....",
 			"XX.....",
