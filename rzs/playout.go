@@ -106,10 +106,10 @@ func newPlayer(pos *game.Position, pr *game.Problem) *player {
 
 // play runs one playout from pos and scores it for the living side: 1 when
 // a crucial stone stands at its end (any living stone in the region when
-// the living side's goal is live_any, as in kill-all), 0 when none does, one half when
-// the move limit ends it first. It ends when both sides pass in a row,
-// which they do only when no playable move is left, so a group without
-// two eyes is usually captured by then.
+// the living side's goal is live_any, as in kill-all), 0 when none does,
+// one half when the move limit ends it first. It ends when both sides
+// pass in a row, which they do only when no playable move is left, so a
+// group without two eyes is usually captured by then.
 func (pl *player) play(pos *game.Position) float32 {
 	pl.board = pos.Board
 	pl.crucial = append(pl.crucial[:0], pl.start...)
