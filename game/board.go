@@ -210,6 +210,89 @@ func (b *Board) AtariLiberty(p Point) (Point, bool) {
 	return lib, lib != NoPoint
 }
 
+// OwnEye reports whether the empty point p is an eye of c's as random
+// players leave it alone: every neighbour c's stone or the edge, and at
+// most one diagonal point the opponent's in the centre, none on the edge
+// (a false eye otherwise).
+func (b *Board) OwnEye(c Color, p Point) bool {
+	edge := false
+	for _, q := range b.Neighbors(p) {
+		switch b.color[q] {
+		case c:
+		case Border:
+			edge = true
+		default:
+			return false
+		}
+	}
+	s := Point(b.stride)
+	opp := 0
+	for _, d := range [4]Point{p - s - 1, p - s + 1, p + s - 1, p + s + 1} {
+		// Only the first point's upper-left diagonal falls before the
+		// padded array; every other diagonal is a point or the border.
+		if d >= 0 && int(d) < b.cells && b.color[d] == c.Opponent() {
+			opp++
+		}
+	}
+	if edge {
+		return opp == 0
+	}
+	return opp < 2
+}
+
+// SelfAtari reports whether c's legal move at the empty point m would
+// leave its block with a single liberty, capturing nothing. It reads the
+// liberties the block would have without playing the move.
+func (b *Board) SelfAtari(c Color, m Point) bool {
+	if b.CaptureCount(c, m) > 0 {
+		return false
+	}
+	lib := NoPoint
+	for _, q := range b.Neighbors(m) {
+		if b.color[q] == Empty {
+			if lib != NoPoint && lib != q {
+				return false
+			}
+			lib = q
+		}
+	}
+	for _, q := range b.Neighbors(m) {
+		if b.color[q] != c {
+			continue
+		}
+		more := false
+		b.BlockStones(q, func(s Point) {
+			for _, n := range b.Neighbors(s) {
+				if more || n == m || b.color[n] != Empty || n == lib {
+					continue
+				}
+				if lib != NoPoint {
+					more = true
+				}
+				lib = n
+			}
+		})
+		if more {
+			return false
+		}
+	}
+	return lib != NoPoint
+}
+
+// KoCapture reports whether c at m takes exactly one stone and leaves the
+// new stone alone with a single liberty, i.e. starts or retakes a ko.
+func (b *Board) KoCapture(c Color, m Point) bool {
+	if b.CaptureCount(c, m) != 1 {
+		return false
+	}
+	for _, q := range b.Neighbors(m) {
+		if b.color[q] == c || b.color[q] == Empty {
+			return false
+		}
+	}
+	return true
+}
+
 // adjacency counts how many neighbours of p belong to the block with head h.
 func (b *Board) adjacency(p Point, h int16) int16 {
 	var n int16

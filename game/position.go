@@ -153,7 +153,7 @@ func (p *Position) legal(c Color, m Point) string {
 	if rule == SimpleKo {
 		return ""
 	}
-	if rule == NoKoCapture && p.isKoCapture(c, m) {
+	if rule == NoKoCapture && p.KoCapture(c, m) {
 		return "ko capture forbidden for this colour"
 	}
 	if len(p.history) > 0 {
@@ -163,20 +163,6 @@ func (p *Position) legal(c Color, m Point) string {
 		}
 	}
 	return ""
-}
-
-// isKoCapture reports whether c at m takes exactly one stone and leaves the
-// new stone alone with a single liberty, i.e. starts or retakes a ko.
-func (p *Position) isKoCapture(c Color, m Point) bool {
-	if p.CaptureCount(c, m) != 1 {
-		return false
-	}
-	for _, q := range p.Neighbors(m) {
-		if p.color[q] == c || p.color[q] == Empty {
-			return false
-		}
-	}
-	return true
 }
 
 // Play plays m for the side to move and passes the turn. An illegal move

@@ -190,6 +190,26 @@ func checkLiberties(t testing.TB, b *Board) {
 				t.Fatalf("AtariLiberty of %d, holding no stone: %d, %v", i, lib, atari)
 			}
 		}
+		checkSelfAtari(t, b, Point(i))
+	}
+}
+
+// checkSelfAtari compares SelfAtari at m, for both colours' legal moves,
+// with the move played on a copy of the board.
+func checkSelfAtari(t testing.TB, b *Board, m Point) {
+	t.Helper()
+	for _, c := range []Color{Black, White} {
+		if b.At(m) != Empty || !b.Legal(c, m) {
+			continue
+		}
+		after := *b
+		captured, err := after.Play(c, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := b.SelfAtari(c, m), captured == 0 && after.LibertyCount(m) == 1; got != want {
+			t.Fatalf("SelfAtari(%v, %s) = %v, playing it leaves %d liberties capturing %d", c, b.GTPString(m), got, after.LibertyCount(m), captured)
+		}
 	}
 }
 

@@ -15,41 +15,12 @@ func SensibleMoves(dst []game.Point, pos *game.Position) []game.Point {
 	q.SetKoRule(me, game.PositionalSuperko)
 	uca := pos.Benson(me)
 	for _, m := range q.LegalMoves(nil, nil) {
-		if isOwnEye(&pos.Board, me, m) || inOwnVitalRegion(&pos.Board, me, &uca.Vital, m) || selfAtari(&pos.Board, me, m) {
+		if pos.OwnEye(me, m) || inOwnVitalRegion(&pos.Board, me, &uca.Vital, m) || pos.SelfAtari(me, m) {
 			continue
 		}
 		dst = append(dst, m)
 	}
 	return dst
-}
-
-// isOwnEye reports whether the empty point p is an eye of colour c: its
-// neighbours are all c's stones (or the edge), and it is not a false eye:
-// the opponent holds at most one of its diagonal points in the centre,
-// none on the edge or in the corner.
-func isOwnEye(b *game.Board, c game.Color, p game.Point) bool {
-	for _, q := range b.Neighbors(p) {
-		if col := b.At(q); col != c && col != game.Border {
-			return false
-		}
-	}
-	x, y := b.XY(p)
-	n := b.Size()
-	opp, edge := 0, false
-	for _, d := range [4][2]int{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
-		dx, dy := x+d[0], y+d[1]
-		if dx < 0 || dy < 0 || dx >= n || dy >= n {
-			edge = true
-			continue
-		}
-		if b.At(b.Point(dx, dy)) == c.Opponent() {
-			opp++
-		}
-	}
-	if edge {
-		return opp == 0
-	}
-	return opp < 2
 }
 
 // inOwnVitalRegion reports whether p lies in a vital region of c's
@@ -78,23 +49,6 @@ func inOwnVitalRegion(b *game.Board, c game.Color, vital *game.PointSet, p game.
 		}
 	}
 	return true
-}
-
-// selfAtari reports whether c at m leaves its block with a single liberty
-// and captures nothing.
-func selfAtari(b *game.Board, c game.Color, m game.Point) bool {
-	empty := 0
-	for _, q := range b.Neighbors(m) {
-		if b.At(q) == game.Empty {
-			empty++
-		}
-	}
-	if empty >= 2 {
-		return false // those two points stay its liberties: no board copy needed
-	}
-	after := *b
-	captured, err := after.Play(c, m)
-	return err == nil && captured == 0 && after.LibertyCount(m) == 1
 }
 
 // AreaScore returns Black's area minus White's area minus komi by the

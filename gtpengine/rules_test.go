@@ -91,11 +91,11 @@ func TestIsOwnEyeAndSelfAtari(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := isOwnEye(&pos.Board, tt.c, p); got != tt.eye {
-			t.Errorf("isOwnEye(%v, %s) = %v, want %v", tt.c, tt.vertex, got, tt.eye)
+		if got := pos.OwnEye(tt.c, p); got != tt.eye {
+			t.Errorf("OwnEye(%v, %s) = %v, want %v", tt.c, tt.vertex, got, tt.eye)
 		}
-		if got := selfAtari(&pos.Board, tt.c, p); got != tt.atari {
-			t.Errorf("selfAtari(%v, %s) = %v, want %v", tt.c, tt.vertex, got, tt.atari)
+		if got := pos.SelfAtari(tt.c, p); got != tt.atari {
+			t.Errorf("SelfAtari(%v, %s) = %v, want %v", tt.c, tt.vertex, got, tt.atari)
 		}
 	}
 }
@@ -241,7 +241,7 @@ func playOut(t *testing.T, e *Engine, size int) (int, string) {
 		if err != nil {
 			t.Fatalf("move %d: genmove %v = %q: %v", n+1, c, reply, err)
 		}
-		if m != game.Pass && isOwnEye(&ref.Board, c, m) {
+		if m != game.Pass && ref.OwnEye(c, m) {
 			t.Fatalf("move %d: %v filled its own eye at %s\n%s", n+1, c, reply, ref)
 		}
 		if err := ref.Play(m); err != nil {

@@ -94,7 +94,7 @@ func newPlayer(pos *game.Position, pr *game.Problem) *player {
 	for _, c := range [2]game.Color{game.Black, game.White} {
 		pl.noKo[c] = pos.KoRule(c) == game.NoKoCapture
 	}
-	pr.Region.ForEach(func(p game.Point) { pl.region = append(pl.region, p) })
+	pl.region = pr.Region.Points()
 	pr.Crucial.ForEach(func(p game.Point) {
 		if pos.At(p) == pl.living {
 			pl.start = append(pl.start, p)
@@ -248,70 +248,30 @@ func (pl *player) tactical(c game.Color, last game.Point) game.Point {
 }
 
 // playable reports whether c may play the empty point m in a playout: legal,
-// no ko the living side may not take, not one of c's own eyes, and no
-// self-atari of a block of two stones or more (a lone stone may throw in).
+// no ko c's rule forbids, not one of c's own eyes, and no self-atari of a
+// block of two stones or more (a lone stone may throw in).
 func (pl *player) playable(c game.Color, m game.Point) bool {
 	b := &pl.board
-	if !b.Legal(c, m) || pl.koBarred(c, m) || ownEye(b, c, m) {
+	if !b.Legal(c, m) || pl.koBarred(c, m) || b.OwnEye(c, m) {
 		return false
 	}
 	return !bigSelfAtari(b, c, m)
 }
 
-// bigSelfAtari reports whether c's stone at m would join a block of two
-// stones or more left with one liberty, capturing nothing.
+// bigSelfAtari reports whether c's stone at m would join a block of c's
+// left with one liberty, capturing nothing.
 func bigSelfAtari(b *game.Board, c game.Color, m game.Point) bool {
-	lib := game.NoPoint
-	joins := false
 	for _, q := range b.Neighbors(m) {
-		switch b.At(q) {
-		case game.Empty:
-			if lib != game.NoPoint && lib != q {
-				return false
-			}
-			lib = q
-		case c:
-			joins = true
+		if b.At(q) == c {
+			return b.SelfAtari(c, m)
 		}
 	}
-	if !joins || b.CaptureCount(c, m) > 0 {
-		return false
-	}
-	for _, q := range b.Neighbors(m) {
-		if b.At(q) != c {
-			continue
-		}
-		many := false
-		b.BlockStones(q, func(s game.Point) {
-			for _, n := range b.Neighbors(s) {
-				if many || n == m || b.At(n) != game.Empty || n == lib {
-					continue
-				}
-				if lib != game.NoPoint {
-					many = true
-				}
-				lib = n
-			}
-		})
-		if many {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
-// koBarred reports whether m would be a ko capture c's rule forbids (one
-// stone taken by a lone stone left in atari).
+// koBarred reports whether m would be a ko capture c's rule forbids.
 func (pl *player) koBarred(c game.Color, m game.Point) bool {
-	if !pl.noKo[c] {
-		return false
-	}
-	for _, q := range pl.board.Neighbors(m) {
-		if col := pl.board.At(q); col == c || col == game.Empty {
-			return false
-		}
-	}
-	return pl.board.CaptureCount(c, m) == 1
+	return pl.noKo[c] && pl.board.KoCapture(c, m)
 }
 
 // next is the playout's random stream (xorshift64*).
@@ -332,32 +292,4 @@ func splitmix(x uint64) uint64 {
 		x = 1
 	}
 	return x
-}
-
-// ownEye reports whether the empty point m is an eye of c's in the usual
-// playout sense: every neighbour c's or off the board, and at most one
-// diagonal point the opponent's (none on the edge).
-func ownEye(b *game.Board, c game.Color, m game.Point) bool {
-	edge := false
-	for _, q := range b.Neighbors(m) {
-		switch b.At(q) {
-		case c:
-		case game.Border:
-			edge = true
-		default:
-			return false
-		}
-	}
-	s := game.Point(b.Stride())
-	bad := 0
-	for _, d := range [4]game.Point{m - s - 1, m - s + 1, m + s - 1, m + s + 1} {
-		// The padding has no diagonal before the first point.
-		if d >= 0 && int(d) < b.Cells() && b.At(d) == c.Opponent() {
-			bad++
-		}
-	}
-	if edge {
-		return bad == 0
-	}
-	return bad <= 1
 }
